@@ -60,6 +60,9 @@ pub struct Report {
     pub stopped: Option<Stop>,
 }
 
+/// Receives the driver's events.
+pub type Listener<'o> = Box<dyn FnMut(&Event) + 'o>;
+
 /// Holds the best input and accepts candidates; runs passes over it.
 pub struct Driver<'o> {
     eval: Evaluator<'o>,
@@ -68,7 +71,7 @@ pub struct Driver<'o> {
     passes: Vec<PassStats>,
     /// The pass being run, with when it started and the test counters at its start.
     current: Option<(usize, Instant, u64, u64)>,
-    listener: Option<Box<dyn FnMut(&Event) + 'o>>,
+    listener: Option<Listener<'o>>,
     started: Instant,
     counters: BTreeMap<String, f64>,
 }

@@ -103,13 +103,16 @@ pub struct EvalStats {
     pub wall: Duration,
 }
 
+/// Called after every completed test.
+pub type TestHook<'o> = Box<dyn FnMut(&EvalStats) + 'o>;
+
 /// The cache, worker pool and oracle behind every pass.
 pub struct Evaluator<'o> {
     oracle: &'o dyn Oracle,
     options: EvalOptions,
     cache: HashMap<u128, Verdict>,
     stats: EvalStats,
-    on_test: Option<Box<dyn FnMut(&EvalStats) + 'o>>,
+    on_test: Option<TestHook<'o>>,
 }
 
 fn content_key(bytes: &[u8]) -> u128 {
