@@ -28,7 +28,10 @@ fn input(units: usize, needed: usize) -> Vec<u8> {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("a number")).collect();
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("a number"))
+        .collect();
     let units = args.first().copied().unwrap_or(100_000);
     let needed = args.get(1).copied().unwrap_or(10);
     let data = input(units, needed);

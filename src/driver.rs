@@ -61,6 +61,8 @@ pub struct Report {
     pub eval: EvalStats,
     pub passes: Vec<PassStats>,
     pub wall: Duration,
+    /// Tests run at once.
+    pub jobs: usize,
     /// Pass-specific counters (for example the DFA pass's solves), by name.
     pub counters: BTreeMap<String, f64>,
     /// Why the run ended early, if it did.
@@ -270,6 +272,7 @@ impl<'o> Driver<'o> {
             eval: self.eval.stats().clone(),
             passes: self.passes.clone(),
             wall: self.started.elapsed(),
+            jobs: self.eval.jobs(),
             counters: self.counters.clone(),
             stopped: None,
         }

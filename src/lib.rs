@@ -22,12 +22,14 @@
 //! assert_eq!(driver.best(), b"b\nd\n");
 //! ```
 
+pub mod command;
 pub mod demos;
 pub mod driver;
 pub mod eval;
 pub mod idset;
 pub mod oracle;
 pub mod policy;
+pub mod strategy;
 pub mod units;
 
 pub use driver::{Driver, Event, Pass, PassStats, Report, Schedule, UnitPass};

@@ -1,3 +1,11 @@
+//! The `myhill` binary: command-line parsing, messages and exit codes around the library.
+
+mod cli;
+
+use clap::Parser;
+
 fn main() {
-    println!("myhill");
+    let args = cli::Cli::parse();
+    let code = cli::run(args);
+    std::process::exit(code);
 }

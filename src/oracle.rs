@@ -137,3 +137,33 @@ impl<F: Fn(&[u8]) -> bool + Send + Sync> Oracle for FnOracle<F> {
         }))
     }
 }
+
+/// Wraps a flaky oracle: an interesting verdict counts only if `extra` more runs agree, so
+/// no reduction is accepted on one lucky run.
+pub struct Reconfirm<'a> {
+    inner: &'a dyn Oracle,
+    extra: u32,
+}
+
+impl<'a> Reconfirm<'a> {
+    pub fn new(inner: &'a dyn Oracle, extra: u32) -> Self {
+        Reconfirm { inner, extra }
+    }
+}
+
+impl Oracle for Reconfirm<'_> {
+    fn test(&self, candidate: &[u8], cancel: &Cancel) -> Result<Outcome, OracleError> {
+        let mut first = self.inner.test(candidate, cancel)?;
+        for _ in 0..self.extra {
+            if first.verdict != Verdict::Interesting {
+                break;
+            }
+            let again = self.inner.test(candidate, cancel)?;
+            first.duration += again.duration;
+            if again.verdict != Verdict::Interesting {
+                first.verdict = again.verdict;
+            }
+        }
+        Ok(first)
+    }
+}

@@ -1,0 +1,175 @@
+//! Command-line glue: clap definitions, the subcommands, and the mapping of failures to exit codes.
+//!
+//! Exit codes: 0 done, 2 usage or setup error, 3 the original is not interesting, 4 the test
+//! is flaky, 130 interrupted (the best so far is on disk).
+
+mod reduce;
+mod setup;
+mod ui;
+
+use clap::{Args, Parser, Subcommand};
+use myhill::Granularity;
+use myhill::command::InputMode;
+use std::path::PathBuf;
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_SETUP: i32 = 2;
+pub const EXIT_NOT_INTERESTING: i32 = 3;
+pub const EXIT_FLAKY: i32 = 4;
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// A failure with the exit code it maps to and a message that names the fix.
+#[derive(Debug)]
+pub struct Fail {
+    pub code: i32,
+    pub message: String,
+}
+
+impl Fail {
+    pub fn setup(message: impl Into<String>) -> Fail {
+        Fail {
+            code: EXIT_SETUP,
+            message: message.into(),
+        }
+    }
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "myhill",
+    version,
+    about = "Shrink a file that makes a program misbehave to a small file that still does.",
+    long_about = "Shrink a file that makes a program misbehave to a small file that still does.\n\n\
+        You give myhill the file and a test: a command that exits 0 while the file is still \
+        \"interesting\" (still shows the bug). myhill tries smaller and smaller versions, keeps \
+        the smallest one the test accepts, and never loses your work: the original is kept as \
+        FILE.orig and the best result so far is always on disk."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Reduce INPUT while TEST keeps saying it is interesting.
+    #[command(
+        after_help = "The test contract: the candidate is written under INPUT's own file name in a fresh \
+        temporary directory, which is the test's working directory; its path is appended to TEST's \
+        arguments and it is also fed on stdin. Exit status 0 means interesting (unless signature \
+        options are given: then all of them must hold).\n\n\
+        Exit codes: 0 done, 2 usage or setup error, 3 the original is not interesting, 4 the test \
+        is flaky, 130 interrupted (the best so far is on disk).\n\n\
+        Example:\n  myhill reduce ./still-crashes.sh crash.c\n  \
+        myhill reduce --expect-exit 139 --stderr-regex 'Segmentation' './prog' input.bin"
+    )]
+    Reduce(ReduceArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ReduceArgs {
+    /// The interestingness test, a command line split like a shell does (no shell is run);
+    /// the candidate's path is appended. Relative paths are taken from the current directory.
+    pub test: String,
+
+    /// The file to reduce.
+    pub input: PathBuf,
+
+    /// Write the result here instead of reducing INPUT in place (then no INPUT.orig is made).
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+
+    /// Tests to run at once (default: the number of cores). Never changes the result.
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Seconds before a test is killed and counted as timed out (default: about 10x the
+    /// original's run time, between 1 and 300).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+
+    /// Count a timed-out test as interesting (for reducing hangs).
+    #[arg(long)]
+    pub timeout_is_interesting: bool,
+
+    /// The reduction strategy (see the list below: `myhill reduce --help`).
+    #[arg(long, default_value = "default", value_name = "NAME", long_help = strategy_help())]
+    pub strategy: String,
+
+    /// The units the strategy deletes: bytes, lines or tokens (default: lines, then tokens,
+    /// then bytes).
+    #[arg(long, value_name = "UNITS")]
+    pub units: Option<Granularity>,
+
+    /// Seed for randomized passes; every current strategy is deterministic and ignores it.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub seed: u64,
+
+    /// Stop after this many tests (the best so far is kept).
+    #[arg(long, value_name = "N")]
+    pub max_tests: Option<u64>,
+
+    /// Run every candidate, even ones already tested.
+    #[arg(long)]
+    pub no_cache: bool,
+
+    /// How the candidate reaches the test: arg, stdin, file (only in the working directory)
+    /// or all.
+    #[arg(long, default_value = "all", value_name = "MODE")]
+    pub input_mode: InputMode,
+
+    /// Interesting only if the test exits with this status.
+    #[arg(long, value_name = "CODE", allow_negative_numbers = true)]
+    pub expect_exit: Option<i32>,
+
+    /// Interesting only if the test's stdout matches this regular expression.
+    #[arg(long, value_name = "RE")]
+    pub stdout_regex: Option<String>,
+
+    /// Interesting only if the test's stderr matches this regular expression.
+    #[arg(long, value_name = "RE")]
+    pub stderr_regex: Option<String>,
+
+    /// Interesting only if exit status, stdout and stderr equal the original run's.
+    #[arg(long)]
+    pub same_output: bool,
+
+    /// Go on when the test gives different verdicts on the original; every accepted
+    /// reduction and the final result are then re-confirmed.
+    #[arg(long)]
+    pub allow_flaky: bool,
+
+    /// How many times the original is run before reducing (to detect a flaky test).
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub first_runs: u32,
+
+    /// Print nothing but errors and warnings.
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Write the run's figures as JSON to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub stats_json: Option<PathBuf>,
+}
+
+fn strategy_help() -> String {
+    let mut s = String::from("The reduction strategy. One of:\n");
+    for (name, what) in myhill::strategy::STRATEGIES {
+        s.push_str(&format!("  {name:<18} {what}\n"));
+    }
+    s
+}
+
+/// Runs the parsed command and returns the process's exit code.
+pub fn run(cli: Cli) -> i32 {
+    let result = match cli.command {
+        Command::Reduce(args) => reduce::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(fail) => {
+            eprintln!("myhill: {}", fail.message);
+            fail.code
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! What the user sees: a live status line on a terminal, a line per improvement otherwise, the summary.
+
+use myhill::{EvalStats, Report};
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+pub struct Ui {
+    quiet: bool,
+    live: bool,
+    started: Instant,
+    last_improvement: Instant,
+    last_draw: Option<Instant>,
+    initial: usize,
+    current: usize,
+    pass: String,
+    tests: u64,
+    drawn: bool,
+}
+
+impl Ui {
+    pub fn new(quiet: bool, initial: usize) -> Ui {
+        let now = Instant::now();
+        Ui {
+            quiet,
+            live: !quiet && std::io::stderr().is_terminal(),
+            started: now,
+            last_improvement: now,
+            last_draw: None,
+            initial,
+            current: initial,
+            pass: String::new(),
+            tests: 0,
+            drawn: false,
+        }
+    }
+
+    fn percent_removed(&self) -> f64 {
+        if self.initial == 0 {
+            0.0
+        } else {
+            100.0 * (self.initial - self.current) as f64 / self.initial as f64
+        }
+    }
+
+    pub fn pass_started(&mut self, pass: &str) {
+        self.pass = pass.to_string();
+        self.draw(true);
+    }
+
+    pub fn tested(&mut self, stats: &EvalStats) {
+        self.tests = stats.tests_run;
+        self.draw(false);
+    }
+
+    pub fn reduced(&mut self, size: usize) {
+        self.current = size;
+        self.last_improvement = Instant::now();
+        if self.quiet {
+            return;
+        }
+        if self.live {
+            self.draw(true);
+        } else {
+            eprintln!(
+                "myhill: {} -> {} bytes ({:.1}% removed) after {} tests, pass {}",
+                self.initial,
+                self.current,
+                self.percent_removed(),
+                self.tests,
+                self.pass
+            );
+        }
+    }
+
+    fn draw(&mut self, force: bool) {
+        if !self.live {
+            return;
+        }
+        let now = Instant::now();
+        if !force
+            && self
+                .last_draw
+                .is_some_and(|t| now - t < Duration::from_millis(100))
+        {
+            return;
+        }
+        self.last_draw = Some(now);
+        let elapsed = self.started.elapsed().as_secs_f64().max(1e-9);
+        let line = format!(
+            "{} -> {} bytes ({:.1}% removed) | {} tests, {:.1}/s | {} | last improvement {:.0}s ago",
+            self.initial,
+            self.current,
+            self.percent_removed(),
+            self.tests,
+            self.tests as f64 / elapsed,
+            self.pass,
+            self.last_improvement.elapsed().as_secs_f64()
+        );
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r\x1b[K{line}");
+        let _ = err.flush();
+        self.drawn = true;
+    }
+
+    /// Ends the status line so later output starts on a clean line.
+    pub fn finish_line(&mut self) {
+        if self.drawn {
+            eprint!("\r\x1b[K");
+            self.drawn = false;
+        }
+    }
+}
+
+/// The end-of-run summary, for people.
+pub fn summary(report: &Report, first_check_runs: u64) -> String {
+    let mut s = String::new();
+    let removed = report.initial_bytes.saturating_sub(report.final_bytes);
+    let pct = if report.initial_bytes == 0 {
+        0.0
+    } else {
+        100.0 * removed as f64 / report.initial_bytes as f64
+    };
+    s.push_str(&format!(
+        "myhill: {} -> {} bytes ({pct:.1}% removed)\n",
+        report.initial_bytes, report.final_bytes
+    ));
+    let e = &report.eval;
+    s.push_str(&format!(
+        "  tests run {} (first check {}), cache hits {}, timeouts {}, wall {:.2}s\n",
+        e.tests_run,
+        first_check_runs,
+        e.cache_hits,
+        e.timeouts,
+        report.wall.as_secs_f64()
+    ));
+    if e.speculative_started > 0 {
+        s.push_str(&format!(
+            "  speculative tests {}, wasted {}, workers busy {:.0}%\n",
+            e.speculative_started,
+            e.speculative_wasted,
+            100.0 * busy_share(report)
+        ));
+    }
+    if !report.passes.is_empty() {
+        s.push_str(&format!(
+            "  {:<24} {:>8} {:>10} {:>14} {:>9}\n",
+            "pass", "tests", "successes", "bytes removed", "time"
+        ));
+        for p in &report.passes {
+            s.push_str(&format!(
+                "  {:<24} {:>8} {:>10} {:>14} {:>8.2}s\n",
+                p.name,
+                p.tests,
+                p.successes,
+                p.bytes_removed,
+                p.time.as_secs_f64()
+            ));
+        }
+    }
+    for (name, value) in &report.counters {
+        s.push_str(&format!("  {name}: {}\n", format_number(*value)));
+    }
+    s
+}
+
+fn format_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// The share of worker time spent running tests.
+pub fn busy_share(report: &Report) -> f64 {
+    let wall = report.eval.wall.as_secs_f64();
+    if wall <= 0.0 {
+        return 0.0;
+    }
+    let jobs = report.jobs.max(1) as f64;
+    (report.eval.busy.as_secs_f64() / (wall * jobs)).min(1.0)
+}

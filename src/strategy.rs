@@ -1,0 +1,103 @@
+//! Named strategies: how `--strategy NAME` and `--units` become a schedule of passes.
+//!
+//! Main items: [`STRATEGIES`] (names with a one-line description) and [`schedule`]. A single
+//! policy given without units runs over lines, then tokens, then bytes, repeated to a
+//! fixpoint, as line-then-character reducers do; with units it runs over those units once
+//! (the policy's own fixpoint).
+//!
+//! ```
+//! let s = myhill::strategy::schedule("default", None).unwrap();
+//! assert_eq!(s.passes.len(), 3);
+//! assert!(myhill::strategy::schedule("nope", None).is_err());
+//! ```
+//!
+//! Limits: every strategy here is deterministic; the same input and test give the same output.
+
+use crate::driver::{Pass, Schedule, UnitPass};
+use crate::policy::{ComplementDDMin, DDMin, PolicyFactory, ProbDD};
+use crate::units::Granularity;
+use std::sync::Arc;
+
+/// Every strategy name, with what it does.
+pub const STRATEGIES: &[(&str, &str)] = &[
+    (
+        "default",
+        "ProbDD over lines, then tokens, then DDMin over bytes, to a fixpoint",
+    ),
+    (
+        "ddmin",
+        "DDMin (subsets, then complements, granularity doubling)",
+    ),
+    (
+        "probdd",
+        "ProbDD (a belief per unit, best expected-gain removal)",
+    ),
+    (
+        "ddmin-complement",
+        "ddmin that removes one chunk at a time and keeps its granularity",
+    ),
+];
+
+/// The names, comma-separated, for messages.
+pub fn names() -> String {
+    STRATEGIES
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn policy(name: &str) -> Option<PolicyFactory> {
+    let factory: PolicyFactory = match name {
+        "ddmin" => Arc::new(|| Box::new(DDMin)),
+        "probdd" => Arc::new(|| Box::new(ProbDD::new(0.1))),
+        "ddmin-complement" => Arc::new(|| Box::new(ComplementDDMin::default())),
+        _ => return None,
+    };
+    Some(factory)
+}
+
+fn unit_pass(g: Granularity, policy_name: &str) -> Box<dyn Pass> {
+    Box::new(UnitPass::new(
+        g,
+        policy(policy_name).expect("a known policy"),
+    ))
+}
+
+/// The schedule for strategy `name`, over `units` if given.
+pub fn schedule(name: &str, units: Option<Granularity>) -> Result<Schedule, String> {
+    use Granularity::*;
+    if name == "default" {
+        let passes = match units {
+            None => vec![
+                unit_pass(Lines, "probdd"),
+                unit_pass(Tokens, "probdd"),
+                unit_pass(Bytes, "ddmin"),
+            ],
+            Some(g) => vec![unit_pass(g, "probdd"), unit_pass(g, "ddmin")],
+        };
+        return Ok(Schedule {
+            passes,
+            to_fixpoint: true,
+        });
+    }
+    if policy(name).is_none() {
+        return Err(format!(
+            "unknown strategy {name:?}; choose one of: {}",
+            names()
+        ));
+    }
+    Ok(match units {
+        Some(g) => Schedule {
+            passes: vec![unit_pass(g, name)],
+            to_fixpoint: false,
+        },
+        None => Schedule {
+            passes: [Lines, Tokens, Bytes]
+                .into_iter()
+                .map(|g| unit_pass(g, name))
+                .collect(),
+            to_fixpoint: true,
+        },
+    })
+}

@@ -1,0 +1,603 @@
+//! `myhill reduce` end to end, with tiny shell tests.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_myhill");
+
+struct Case {
+    dir: tempfile::TempDir,
+}
+
+impl Case {
+    fn new() -> Case {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("tmp")).unwrap();
+        Case { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn file(&self, name: &str, content: &[u8]) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, content).unwrap();
+        p
+    }
+
+    fn script(&self, name: &str, body: &str) -> PathBuf {
+        let p = self.file(name, format!("#!/bin/sh\n{body}\n").as_bytes());
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        p
+    }
+
+    /// Runs myhill in the case directory with its own TMPDIR, so leftovers can be checked.
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .current_dir(self.dir.path())
+            .env("TMPDIR", self.path("tmp"))
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    fn read(&self, name: &str) -> Vec<u8> {
+        std::fs::read(self.path(name)).unwrap()
+    }
+
+    fn temp_leftovers(&self) -> Vec<String> {
+        std::fs::read_dir(self.path("tmp"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn reduces_in_place_keeping_the_original_and_honouring_the_contract() {
+    let case = Case::new();
+    case.file("input.txt", b"aaa\nbxb\nccc\n");
+    // Interesting iff: the path argument names input.txt in the working directory, stdin
+    // carries the same bytes, and the file still holds an x.
+    case.script(
+        "test.sh",
+        r#"[ "$(basename "$1")" = input.txt ] || exit 10
+[ "$(dirname "$1")" = "$(pwd)" ] || exit 11
+cmp -s - "$1" || exit 12
+grep -q x "$1""#,
+    );
+    let out = case.run(&[
+        "reduce",
+        "./test.sh",
+        "input.txt",
+        "--stats-json",
+        "stats.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("input.txt"), b"x");
+    assert_eq!(case.read("input.txt.orig"), b"aaa\nbxb\nccc\n");
+    assert!(
+        case.temp_leftovers().is_empty(),
+        "{:?}",
+        case.temp_leftovers()
+    );
+    let stats = json(&case.path("stats.json"));
+    for key in [
+        "tests_run",
+        "cache_hits",
+        "timeouts",
+        "initial_bytes",
+        "final_bytes",
+        "wall_seconds",
+        "passes",
+    ] {
+        assert!(stats.get(key).is_some(), "stats JSON lacks {key}: {stats}");
+    }
+    assert_eq!(stats["initial_bytes"], 12);
+    assert_eq!(stats["final_bytes"], 1);
+    assert!(stats["tests_run"].as_u64().unwrap() >= 3);
+    assert!(
+        stats["passes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "probdd/lines")
+    );
+    assert!(stderr(&out).contains("tests run"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_existing_backup_is_never_overwritten_and_output_leaves_the_input_alone() {
+    let case = Case::new();
+    case.file("in.c", b"keep x here");
+    case.file("in.c.orig", b"an older backup");
+    case.script("t.sh", r#"grep -q x "$1""#);
+    let out = case.run(&["reduce", "--quiet", "./t.sh", "in.c"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("in.c.orig"), b"an older backup");
+    assert_eq!(case.read("in.c.orig.1"), b"keep x here");
+
+    case.file("other.c", b"also x");
+    let out = case.run(&["reduce", "-q", "./t.sh", "other.c", "-o", "small.c"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("other.c"), b"also x");
+    assert_eq!(case.read("small.c"), b"x");
+    assert!(!case.path("other.c.orig").exists());
+}
+
+#[test]
+fn input_modes_narrow_how_the_candidate_arrives() {
+    let case = Case::new();
+    case.file("in.txt", b"abcxdef");
+    // stdin only: no argument may be passed.
+    case.script("stdin.sh", r#"[ $# -eq 0 ] || exit 5; grep -q x"#);
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "--input-mode",
+        "stdin",
+        "./stdin.sh",
+        "in.txt",
+        "-o",
+        "a",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("a"), b"x");
+    // file only: read it from the working directory by name; stdin is empty.
+    case.script(
+        "file.sh",
+        r#"[ $# -eq 0 ] || exit 5; [ -z "$(cat)" ] || exit 6; grep -q x in.txt"#,
+    );
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "--input-mode",
+        "file",
+        "./file.sh",
+        "in.txt",
+        "-o",
+        "b",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("b"), b"x");
+}
+
+#[test]
+fn files_the_test_creates_never_leak_into_the_result() {
+    let case = Case::new();
+    case.file("in.txt", b"1 x 2");
+    case.script(
+        "t.sh",
+        r#"echo junk > "$1.extra"; echo more >> "$1"; grep -q x "$1""#,
+    );
+    let out = case.run(&["reduce", "-q", "./t.sh", "in.txt", "-o", "out.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("out.txt"), b"x");
+    assert!(case.temp_leftovers().is_empty());
+}
+
+#[test]
+fn signature_options_define_interesting() {
+    let case = Case::new();
+    case.file("in.txt", b"aa x bb y cc");
+    // Crashes with status 3 when x is present, otherwise exits 1; prints y-lines on stdout.
+    case.script("prog.sh", r#"grep -q y "$1" && echo "found y" && echo "warn y" >&2; grep -q x "$1" && exit 3; exit 1"#);
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "--expect-exit",
+        "3",
+        "./prog.sh",
+        "in.txt",
+        "-o",
+        "e",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("e"), b"x");
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "--stdout-regex",
+        "found y",
+        "./prog.sh",
+        "in.txt",
+        "-o",
+        "o",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("o"), b"y");
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "--expect-exit",
+        "3",
+        "--stderr-regex",
+        "warn",
+        "./prog.sh",
+        "in.txt",
+        "-o",
+        "b",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let both = case.read("b");
+    assert!(both == b"xy", "{both:?}");
+    // Same output: exit 3 with "found y" on stdout and "warn y" on stderr, exactly.
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "--same-output",
+        "./prog.sh",
+        "in.txt",
+        "-o",
+        "s",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("s"), b"xy");
+}
+
+#[test]
+fn same_output_ignores_the_changing_temp_path() {
+    let case = Case::new();
+    case.file("in.txt", b"abc x def");
+    case.script("t.sh", r#"echo "checking $1"; grep -q x "$1""#);
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "--same-output",
+        "./t.sh",
+        "in.txt",
+        "-o",
+        "s",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("s"), b"x");
+}
+
+#[test]
+fn timeouts_are_counted_apart_and_never_accepted() {
+    let case = Case::new();
+    case.file("in.txt", b"x y zzzz");
+    // Hangs once y is gone; interesting iff x is there.
+    case.script("t.sh", r#"grep -q y "$1" || sleep 5; grep -q x "$1""#);
+    let start = Instant::now();
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "--timeout",
+        "0.3",
+        "--units",
+        "bytes",
+        "--strategy",
+        "ddmin",
+        "./t.sh",
+        "in.txt",
+        "-o",
+        "out",
+        "--stats-json",
+        "s.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = case.read("out");
+    assert!(
+        result.contains(&b'x') && result.contains(&b'y'),
+        "{result:?}"
+    );
+    let stats = json(&case.path("s.json"));
+    assert!(stats["timeouts"].as_u64().unwrap() > 0, "{stats}");
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert!(case.temp_leftovers().is_empty());
+}
+
+#[test]
+fn timeout_is_interesting_reduces_a_hang() {
+    let case = Case::new();
+    case.file("in.txt", b"aa h bb");
+    case.script("t.sh", r#"grep -q h "$1" && sleep 5; exit 1"#);
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "--timeout",
+        "0.3",
+        "--timeout-is-interesting",
+        "--units",
+        "bytes",
+        "--strategy",
+        "ddmin",
+        "./t.sh",
+        "in.txt",
+        "-o",
+        "out",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("out"), b"h");
+}
+
+fn processes_with(marker: &str) -> usize {
+    let out = Command::new("pgrep").args(["-f", marker]).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).lines().count()
+}
+
+#[test]
+fn no_process_of_a_test_survives() {
+    let case = Case::new();
+    case.file("in.txt", b"a x b y");
+    // Every test leaves a background sleeper; hanging tests are killed by the timeout.
+    let marker = format!("987.{}", std::process::id());
+    case.script(
+        "t.sh",
+        &format!(r#"sleep {marker} & grep -q y "$1" || sleep {marker}; grep -q x "$1""#),
+    );
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "--timeout",
+        "0.5",
+        "--units",
+        "bytes",
+        "./t.sh",
+        "in.txt",
+        "-o",
+        "out",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(processes_with(&marker), 0, "a test's process outlived it");
+}
+
+#[test]
+fn sigint_mid_run_saves_an_interesting_result_and_exits_130() {
+    let case = Case::new();
+    let input: String = (0..200).map(|i| format!("line {i}\n")).collect();
+    case.file("in.txt", input.as_bytes());
+    let marker = format!("0.3{}", std::process::id());
+    case.script(
+        "t.sh",
+        &format!(r#"sleep {marker}; grep -q "^line 50$" "$1""#),
+    );
+    let mut child = case
+        .command(&[
+            "reduce",
+            "-j",
+            "2",
+            "./t.sh",
+            "in.txt",
+            "--stats-json",
+            "s.json",
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = Instant::now();
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    let took = sent.elapsed();
+    assert_eq!(status.code(), Some(130));
+    assert!(took < Duration::from_secs(1), "took {took:?} to stop");
+    let result = case.read("in.txt");
+    assert!(
+        String::from_utf8_lossy(&result)
+            .lines()
+            .any(|l| l == "line 50")
+    );
+    assert_eq!(case.read("in.txt.orig"), input.as_bytes());
+    assert!(
+        case.temp_leftovers().is_empty(),
+        "{:?}",
+        case.temp_leftovers()
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(processes_with(&marker), 0);
+    let stats = json(&case.path("s.json"));
+    assert_eq!(stats["exit_code"], 130);
+}
+
+#[test]
+fn bad_inputs_get_a_clear_message_and_exit_2() {
+    let case = Case::new();
+    case.file("in.txt", b"x");
+    case.script("t.sh", r#"grep -q x "$1""#);
+    case.file("noexec.sh", b"#!/bin/sh\nexit 0\n");
+    std::fs::create_dir(case.path("adir")).unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["reduce", "./t.sh", "missing.txt"], "does not exist"),
+        (&["reduce", "./t.sh", "adir"], "is a directory"),
+        (&["reduce", "./noexec.sh", "in.txt"], "chmod +x"),
+        (&["reduce", "./nothere.sh", "in.txt"], "does not exist"),
+        (
+            &["reduce", "no-such-program-xyz", "in.txt"],
+            "not found on PATH",
+        ),
+        (
+            &["reduce", "--strategy", "bogus", "./t.sh", "in.txt"],
+            "unknown strategy",
+        ),
+        (
+            &["reduce", "--stdout-regex", "(", "./t.sh", "in.txt"],
+            "not a valid regular expression",
+        ),
+        (&["reduce", "'./t.sh", "in.txt"], "quotes"),
+    ];
+    for (args, needle) in cases {
+        let out = case.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"));
+    }
+    assert_eq!(case.read("in.txt"), b"x");
+    assert!(!case.path("in.txt.orig").exists());
+}
+
+#[test]
+fn an_uninteresting_original_is_explained_with_exit_3() {
+    let case = Case::new();
+    case.file("in.txt", b"hello");
+    case.script(
+        "t.sh",
+        r#"echo "looking at $1"; echo "no x here" >&2; grep -q x "$1""#,
+    );
+    let out = case.run(&["reduce", "./t.sh", "in.txt"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let msg = stderr(&out);
+    for needle in [
+        "not interesting",
+        "exit status 1",
+        "no x here",
+        "looking at",
+        "Reproduce it with",
+        "cd ",
+    ] {
+        assert!(msg.contains(needle), "missing {needle:?} in {msg}");
+    }
+    assert_eq!(case.read("in.txt"), b"hello");
+    assert!(!case.path("in.txt.orig").exists());
+
+    // A test that only works next to the input is called out.
+    case.file("needed.dat", b"");
+    case.script("local.sh", r#"[ -e needed.dat ]"#);
+    let out = case.run(&["reduce", "./local.sh", "in.txt"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("working directory"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_hanging_original_and_a_flaky_test_are_refused() {
+    let case = Case::new();
+    case.file("in.txt", b"x");
+    case.script("hang.sh", "sleep 5");
+    let out = case.run(&["reduce", "--timeout", "0.3", "./hang.sh", "in.txt"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("hangs"), "{}", stderr(&out));
+
+    let counter = case.path("count");
+    case.script(
+        "flaky.sh",
+        &format!(
+            r#"n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; [ $((n % 2)) -eq 0 ]"#,
+            c = counter.display()
+        ),
+    );
+    let out = case.run(&["reduce", "./flaky.sh", "in.txt"]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(stderr(&out).contains("flaky"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--allow-flaky"));
+    assert_eq!(case.read("in.txt"), b"x");
+}
+
+#[test]
+fn allow_flaky_reconfirms_and_still_finishes() {
+    let case = Case::new();
+    case.file("in.txt", b"ab x cd");
+    let counter = case.path("count");
+    // Flaky: every third run says no, whatever the input.
+    case.script(
+        "flaky.sh",
+        &format!(r#"n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; [ $((n % 3)) -eq 2 ] && exit 1; grep -q x "$1""#, c = counter.display()),
+    );
+    let out = case.run(&[
+        "reduce",
+        "-q",
+        "-j",
+        "1",
+        "--first-runs",
+        "3",
+        "--allow-flaky",
+        "./flaky.sh",
+        "in.txt",
+        "-o",
+        "out",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(case.read("out").contains(&b'x'));
+}
+
+#[test]
+fn the_answer_does_not_depend_on_jobs() {
+    let case = Case::new();
+    let input: String = (0..60).map(|i| format!("w{i} {}\n", i * 7 % 13)).collect();
+    case.file("in.txt", input.as_bytes());
+    case.script(
+        "t.sh",
+        r#"grep -q "^w17 " "$1" && grep -q "w42" "$1" && grep -q "w9 " "$1""#,
+    );
+    let mut results = Vec::new();
+    for jobs in ["1", "2", "4"] {
+        let out_name = format!("out{jobs}");
+        let out = case.run(&[
+            "reduce", "-q", "-j", jobs, "./t.sh", "in.txt", "-o", &out_name,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        results.push(case.read(&out_name));
+    }
+    assert_eq!(results[0], results[1]);
+    assert_eq!(results[0], results[2]);
+}
+
+#[test]
+fn max_tests_stops_early_with_the_best_so_far() {
+    let case = Case::new();
+    let input: String = (0..100).map(|i| format!("l{i}\n")).collect();
+    case.file("in.txt", input.as_bytes());
+    case.script("t.sh", r#"grep -q "^l77$" "$1""#);
+    let out = case.run(&[
+        "reduce",
+        "-j",
+        "1",
+        "--max-tests",
+        "6",
+        "./t.sh",
+        "in.txt",
+        "-o",
+        "out",
+        "--stats-json",
+        "s.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--max-tests"), "{}", stderr(&out));
+    let stats = json(&case.path("s.json"));
+    assert!(stats["tests_run"].as_u64().unwrap() <= 6, "{stats}");
+    assert!(String::from_utf8_lossy(&case.read("out")).contains("l77"));
+}
+
+#[test]
+fn help_reads_well() {
+    let out = Command::new(BIN).arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("reduce"), "{text}");
+    let out = Command::new(BIN)
+        .args(["reduce", "--help"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "--expect-exit",
+        "--same-output",
+        "--strategy",
+        "probdd",
+        "Exit codes",
+        "--stats-json",
+    ] {
+        assert!(text.contains(needle), "reduce --help lacks {needle}");
+    }
+}
