@@ -16,7 +16,7 @@
 
 use crate::eval::EvalOptions;
 use crate::oracle::FnOracle;
-use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
+use crate::policy::{BinarySplit, ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::{Driver, Units};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -98,6 +98,7 @@ pub fn steps_200_rows() -> Vec<DemoRow> {
         ("ddmin", Box::new(DDMin)),
         ("probdd", Box::new(ProbDD::new(0.1))),
         ("ddmin-complement", Box::new(ComplementDDMin::default())),
+        ("split", Box::new(BinarySplit::default())),
     ];
     for (name, policy) in policies {
         let (calls, result) = reduce_values(&values, keep, policy);

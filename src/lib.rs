@@ -36,5 +36,5 @@ pub use driver::{Driver, Event, Pass, PassStats, Report, Schedule, UnitPass};
 pub use eval::{EvalOptions, EvalStats, Evaluator, Stop};
 pub use idset::IdSet;
 pub use oracle::{Cancel, FnOracle, Oracle, OracleError, Outcome, Verdict};
-pub use policy::{ComplementDDMin, DDMin, Policy, PolicyFactory, ProbDD};
+pub use policy::{BinarySplit, ComplementDDMin, DDMin, Policy, PolicyFactory, ProbDD};
 pub use units::{Granularity, Units};

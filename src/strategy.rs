@@ -14,7 +14,7 @@
 //! Limits: every strategy here is deterministic; the same input and test give the same output.
 
 use crate::driver::{Pass, Schedule, UnitPass};
-use crate::policy::{ComplementDDMin, DDMin, PolicyFactory, ProbDD};
+use crate::policy::{BinarySplit, ComplementDDMin, DDMin, PolicyFactory, ProbDD};
 use crate::units::Granularity;
 use std::sync::Arc;
 
@@ -31,6 +31,10 @@ pub const STRATEGIES: &[(&str, &str)] = &[
     (
         "probdd",
         "ProbDD (a belief per unit, best expected-gain removal)",
+    ),
+    (
+        "split",
+        "adaptive binary splitting: groups sized to the estimated density of needed units",
     ),
     (
         "ddmin-complement",
@@ -52,6 +56,7 @@ fn policy(name: &str) -> Option<PolicyFactory> {
         "ddmin" => Arc::new(|| Box::new(DDMin)),
         "probdd" => Arc::new(|| Box::new(ProbDD::new(0.1))),
         "ddmin-complement" => Arc::new(|| Box::new(ComplementDDMin::default())),
+        "split" => Arc::new(|| Box::new(BinarySplit::default())),
         _ => return None,
     };
     Some(factory)

@@ -3,7 +3,8 @@
 
 use myhill::demos::{keep_2_and_7_rows, reduce_values, seed_rows};
 use myhill::{
-    ComplementDDMin, DDMin, Driver, EvalOptions, FnOracle, Granularity, Policy, ProbDD, Units,
+    BinarySplit, ComplementDDMin, DDMin, Driver, EvalOptions, FnOracle, Granularity, Policy,
+    ProbDD, Units,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -189,7 +190,12 @@ proptest! {
         };
         prop_assume!(has_subsequence(&input));
         let policies: Vec<Box<dyn Policy>> =
-            vec![Box::new(DDMin), Box::new(ProbDD::new(0.1)), Box::new(ComplementDDMin::default())];
+            vec![
+            Box::new(DDMin),
+            Box::new(ProbDD::new(0.1)),
+            Box::new(ComplementDDMin::default()),
+            Box::new(BinarySplit::default()),
+        ];
         for mut policy in policies {
             let oracle = FnOracle::new(has_subsequence);
             let mut driver = Driver::new(input.clone(), &oracle, EvalOptions::default());
@@ -201,6 +207,25 @@ proptest! {
             // Terminated within a bound no sane policy exceeds on 120 units.
             prop_assert!(driver.report().eval.tests_run < 20_000);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn binary_split_is_one_minimal_on_monotone_oracles((n, needs) in needs_strategy()) {
+        let values: Vec<u32> = (0..n).collect();
+        let keep = monotone(&needs);
+        let (calls, result) = reduce_values(&values, keep.clone(), Box::new(BinarySplit::default()));
+        prop_assert!(keep(&result));
+        for i in 0..result.len() {
+            let mut smaller = result.clone();
+            smaller.remove(i);
+            prop_assert!(!keep(&smaller), "removing {} keeps {:?} interesting", result[i], result);
+        }
+        // Never more than one test per unit plus the halving steps.
+        prop_assert!(calls <= 2 * n as u64 + 8, "{} calls for {} units", calls, n);
     }
 }
 

@@ -21,10 +21,12 @@
 mod complement;
 mod ddmin;
 mod probdd;
+mod split;
 
 pub use complement::ComplementDDMin;
 pub use ddmin::DDMin;
 pub use probdd::ProbDD;
+pub use split::BinarySplit;
 
 use crate::IdSet;
 
