@@ -35,7 +35,8 @@ fn main() {
     let input: Vec<u8> = (0..200)
         .flat_map(|i| format!("step {i}\n").into_bytes())
         .collect();
-    let oracles: Vec<(&str, fn(&[u8]) -> bool)> = vec![
+    type Check = fn(&[u8]) -> bool;
+    let oracles: Vec<(&str, Check)> = vec![
         ("sleep50ms", |c| {
             std::thread::sleep(Duration::from_millis(50));
             interesting(c)
