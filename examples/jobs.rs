@@ -2,49 +2,31 @@
 //!
 //!     cargo run --release --example jobs [sleep|cpu|both]
 //!
-//! The input is 200 lines `step 0` .. `step 199`; the in-process oracle needs steps 37, 118 and
-//! 161. The `sleep` oracle sleeps 50 ms per run (the test's time dominates, as with a compiler);
-//! the `cpu` oracle spins for about 20 ms. Every run must give the same result whatever the job
-//! count; the program checks that and prints tests, wall time and the speed-up over one job.
+//! The input is 200 lines `step 0` .. `step 199`; the test, a real script run through the
+//! command oracle, needs steps 37, 118 and 161. The `sleep` test sleeps 50 ms per run (the
+//! test's time dominates, as with a compiler); the `cpu` test spins for about 20 ms of CPU.
+//! Every run must give the same result whatever the job count; the program checks that and
+//! prints tests, wall time and the ratio to one job.
 
-use myhill::{Driver, EvalOptions, FnOracle};
-use std::time::{Duration, Instant};
+use myhill::command::{CommandOracle, CommandSpec};
+use myhill::{Driver, EvalOptions};
+use std::os::unix::fs::PermissionsExt;
+use std::time::Instant;
 
-fn interesting(c: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(c);
-    let mut want = ["step 37", "step 118", "step 161"].into_iter().peekable();
-    for line in text.lines() {
-        if want.peek() == Some(&line) {
-            want.next();
-        }
-    }
-    want.peek().is_none()
-}
-
-fn spin(d: Duration) {
-    let t = Instant::now();
-    let mut x = 0u64;
-    while t.elapsed() < d {
-        x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-        std::hint::black_box(x);
-    }
-}
+const CHECK: &str = r#"awk 'BEGIN{w[0]="step 37";w[1]="step 118";w[2]="step 161";k=0} k<3&&$0==w[k]{k++} END{exit(k==3?0:1)}' "$1""#;
 
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_else(|| "both".into());
     let input: Vec<u8> = (0..200)
         .flat_map(|i| format!("step {i}\n").into_bytes())
         .collect();
-    type Check = fn(&[u8]) -> bool;
-    let oracles: Vec<(&str, Check)> = vec![
-        ("sleep50ms", |c| {
-            std::thread::sleep(Duration::from_millis(50));
-            interesting(c)
-        }),
-        ("cpu20ms", |c| {
-            spin(Duration::from_millis(20));
-            interesting(c)
-        }),
+    let dir = tempfile::tempdir().unwrap();
+    let scripts = [
+        ("sleep50ms", format!("sleep 0.05\n{CHECK}")),
+        (
+            "cpu20ms",
+            format!("i=0; while [ $i -lt 4000 ]; do i=$((i+1)); done\n{CHECK}"),
+        ),
     ];
     println!(
         "cores={}",
@@ -52,15 +34,21 @@ fn main() {
             .map(|n| n.get())
             .unwrap_or(1)
     );
-    for (oracle_name, f) in oracles {
+    for (oracle_name, body) in scripts {
         if mode != "both" && !oracle_name.starts_with(&mode) {
             continue;
         }
+        let script = dir.path().join(format!("{oracle_name}.sh"));
+        std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
         for strategy in ["ddmin", "probdd", "default"] {
             let mut base = None;
             let mut first_result: Option<Vec<u8>> = None;
             for jobs in [1, 2, 4] {
-                let oracle = FnOracle::new(f);
+                let oracle = CommandOracle::new(CommandSpec::new(
+                    vec![script.to_string_lossy().into_owned()],
+                    "input.txt",
+                ));
                 let units = if strategy == "default" {
                     None
                 } else {

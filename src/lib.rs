@@ -22,6 +22,7 @@
 //! assert_eq!(driver.best(), b"b\nd\n");
 //! ```
 
+pub mod bisect;
 pub mod command;
 pub mod demos;
 pub mod driver;

@@ -3,6 +3,7 @@
 //! Exit codes: 0 done, 2 usage or setup error, 3 the original is not interesting, 4 the test
 //! is flaky, 130 interrupted (the best so far is on disk).
 
+mod bisect;
 mod reduce;
 mod setup;
 mod ui;
@@ -64,6 +65,55 @@ pub enum Command {
         myhill reduce --expect-exit 139 --stderr-regex 'Segmentation' './prog' input.bin"
     )]
     Reduce(ReduceArgs),
+    /// Find the first bad item in an ordered list of versions (or a git range).
+    #[command(
+        after_help = "TEST is run with the item appended as its last argument, in the current directory.         Exit status 0 means good, 125 means the item cannot be tested (it is skipped, as with         git bisect run), anything else means bad; or the signature options (--expect-exit,         --stdout-regex, --stderr-regex) define bad.\n\n\
+        Exit codes: 0 found (or a range of candidates when skips hide the change), 2 usage or \
+        setup error, 3 the first item is not good or the last not bad, 4 the test is flaky.\n\n\
+        Examples:\n  myhill bisect versions.txt ./still-broken.sh\n  \
+        myhill bisect --git v1.0 HEAD './build-and-test.sh'"
+    )]
+    Bisect(BisectArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct BisectArgs {
+    /// ITEMS TEST, or just TEST with --git: ITEMS is a file listing versions oldest first, one
+    /// per line; TEST is a command line run with the item appended.
+    #[arg(required = true, num_args = 1..=2, value_names = ["ITEMS", "TEST"])]
+    pub args: Vec<String>,
+
+    /// Bisect the git history from GOOD (a good revision) to BAD (a bad one) instead of ITEMS.
+    #[arg(long, num_args = 2, value_names = ["GOOD", "BAD"])]
+    pub git: Option<Vec<String>>,
+
+    /// Bad only if the test exits with this status.
+    #[arg(long, value_name = "CODE", allow_negative_numbers = true)]
+    pub expect_exit: Option<i32>,
+
+    /// Bad only if the test's stdout matches this regular expression.
+    #[arg(long, value_name = "RE")]
+    pub stdout_regex: Option<String>,
+
+    /// Bad only if the test's stderr matches this regular expression.
+    #[arg(long, value_name = "RE")]
+    pub stderr_regex: Option<String>,
+
+    /// Run the test this many times per item; differing verdicts mean the test is flaky.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub repeat: u32,
+
+    /// With --repeat, take the majority verdict of a flaky item instead of stopping.
+    #[arg(long)]
+    pub allow_flaky: bool,
+
+    /// Seconds before a run is killed; a killed run counts as untestable (default 300).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+
+    /// Print only the result.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -164,6 +214,7 @@ fn strategy_help() -> String {
 pub fn run(cli: Cli) -> i32 {
     let result = match cli.command {
         Command::Reduce(args) => reduce::run(args),
+        Command::Bisect(args) => bisect::run(args),
     };
     match result {
         Ok(code) => code,
