@@ -5,6 +5,7 @@
 
 mod bisect;
 mod reduce;
+mod session;
 mod setup;
 mod ui;
 
@@ -116,18 +117,15 @@ pub struct BisectArgs {
     pub quiet: bool,
 }
 
+/// The test and how to judge it: shared by reduce, check and compare.
 #[derive(Args, Debug, Clone)]
-pub struct ReduceArgs {
+pub struct TestArgs {
     /// The interestingness test, a command line split like a shell does (no shell is run);
     /// the candidate's path is appended. Relative paths are taken from the current directory.
     pub test: String,
 
-    /// The file to reduce.
+    /// The file to reduce (or check).
     pub input: PathBuf,
-
-    /// Write the result here instead of reducing INPUT in place (then no INPUT.orig is made).
-    #[arg(short, long, value_name = "PATH")]
-    pub output: Option<PathBuf>,
 
     /// Tests to run at once (default: the number of cores). Never changes the result.
     #[arg(short, long, value_name = "N")]
@@ -141,27 +139,6 @@ pub struct ReduceArgs {
     /// Count a timed-out test as interesting (for reducing hangs).
     #[arg(long)]
     pub timeout_is_interesting: bool,
-
-    /// The reduction strategy (see the list below: `myhill reduce --help`).
-    #[arg(long, default_value = "default", value_name = "NAME", long_help = strategy_help())]
-    pub strategy: String,
-
-    /// The units the strategy deletes: bytes, lines or tokens (default: lines, then tokens,
-    /// then bytes).
-    #[arg(long, value_name = "UNITS")]
-    pub units: Option<Granularity>,
-
-    /// Seed for randomized passes; every current strategy is deterministic and ignores it.
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    pub seed: u64,
-
-    /// Stop after this many tests (the best so far is kept).
-    #[arg(long, value_name = "N")]
-    pub max_tests: Option<u64>,
-
-    /// Run every candidate, even ones already tested.
-    #[arg(long)]
-    pub no_cache: bool,
 
     /// How the candidate reaches the test: arg, stdin, file (only in the working directory)
     /// or all.
@@ -189,13 +166,44 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub allow_flaky: bool,
 
-    /// How many times the original is run before reducing (to detect a flaky test).
+    /// How many times the original is run first (to detect a flaky test).
     #[arg(long, default_value_t = 2, value_name = "N")]
     pub first_runs: u32,
 
     /// Print nothing but errors and warnings.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ReduceArgs {
+    #[command(flatten)]
+    pub t: TestArgs,
+
+    /// Write the result here instead of reducing INPUT in place (then no INPUT.orig is made).
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+
+    /// The reduction strategy (see the list below: `myhill reduce --help`).
+    #[arg(long, default_value = "default", value_name = "NAME", long_help = strategy_help())]
+    pub strategy: String,
+
+    /// The units the strategy deletes: bytes, lines or tokens (default: lines, then tokens,
+    /// then bytes).
+    #[arg(long, value_name = "UNITS")]
+    pub units: Option<Granularity>,
+
+    /// Seed for randomized passes; every current strategy is deterministic and ignores it.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub seed: u64,
+
+    /// Stop after this many tests (the best so far is kept).
+    #[arg(long, value_name = "N")]
+    pub max_tests: Option<u64>,
+
+    /// Run every candidate, even ones already tested.
+    #[arg(long)]
+    pub no_cache: bool,
 
     /// Write the run's figures as JSON to PATH.
     #[arg(long, value_name = "PATH")]
