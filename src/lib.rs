@@ -23,6 +23,7 @@
 //! ```
 
 pub mod bisect;
+pub mod certify;
 pub mod command;
 pub mod demos;
 pub mod driver;

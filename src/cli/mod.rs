@@ -4,6 +4,8 @@
 //! is flaky, 130 interrupted (the best so far is on disk).
 
 mod bisect;
+mod check;
+mod compare;
 mod reduce;
 mod session;
 mod setup;
@@ -75,6 +77,63 @@ pub enum Command {
         myhill bisect --git v1.0 HEAD './build-and-test.sh'"
     )]
     Bisect(BisectArgs),
+    /// Certify that FILE is 1-minimal (no unit can be deleted) or interval-minimal.
+    #[command(
+        after_help = "Exit codes: 0 minimal, 1 not minimal (the deletion is named and, with -o, \
+        written), 2 could not check (bad input, a test that cannot run, the original not interesting, \
+        a flaky test, or interrupted)."
+    )]
+    Check(CheckArgs),
+    /// Run several strategies from the same input and compare tests, sizes and minimality.
+    Compare(CompareArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub t: TestArgs,
+
+    /// The units a deletion removes: bytes, lines or tokens.
+    #[arg(long, default_value = "bytes", value_name = "UNITS")]
+    pub units: Granularity,
+
+    /// Certify interval-minimality: no contiguous run of units can be deleted.
+    #[arg(long)]
+    pub interval: bool,
+
+    /// When a deletion keeps FILE interesting, write the smaller file here.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub t: TestArgs,
+
+    /// Strategies to compare, comma-separated (default: every strategy).
+    #[arg(long, value_name = "A,B,...")]
+    pub strategies: Option<String>,
+
+    /// Print the table as JSON.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Write an SVG plot of bytes left against tests run, one line per strategy.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+
+    /// The units of the minimality checks of each result.
+    #[arg(long, default_value = "tokens", value_name = "UNITS")]
+    pub check_units: Granularity,
+
+    /// Check 1-minimality only for results of at most this many units.
+    #[arg(long, default_value_t = 300, value_name = "N")]
+    pub check_limit: usize,
+
+    /// Check interval-minimality only for results of at most this many units.
+    #[arg(long, default_value_t = 40, value_name = "N")]
+    pub interval_limit: usize,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -223,6 +282,8 @@ pub fn run(cli: Cli) -> i32 {
     let result = match cli.command {
         Command::Reduce(args) => reduce::run(args),
         Command::Bisect(args) => bisect::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Compare(args) => compare::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,251 @@
+//! `myhill compare`: every strategy from the same input, each with its own fresh cache.
+
+use super::session::prepare;
+use super::{CompareArgs, EXIT_INTERRUPTED, EXIT_OK, Fail};
+use myhill::certify::{Certificate, Minimality, certify};
+use myhill::{Driver, EvalOptions, Evaluator, Event, Stop, Units};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::time::Instant;
+
+struct Row {
+    strategy: String,
+    tests: u64,
+    cache_hits: u64,
+    final_bytes: usize,
+    one_minimal: Option<bool>,
+    interval_minimal: Option<bool>,
+    wall: f64,
+    /// (tests run, bytes) after the first check and at every improvement.
+    trace: Vec<(u64, usize)>,
+    stopped: Option<String>,
+}
+
+fn yes_no(v: Option<bool>) -> &'static str {
+    match v {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "-",
+    }
+}
+
+pub fn run(args: CompareArgs) -> Result<i32, Fail> {
+    let names: Vec<String> = match &args.strategies {
+        Some(list) => list
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+        None => myhill::strategy::STRATEGIES
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .collect(),
+    };
+    for name in &names {
+        myhill::strategy::schedule(name, None).map_err(Fail::setup)?;
+    }
+    let prepared = prepare(&args.t)?;
+    let oracle = prepared.oracle();
+    let mut rows = Vec::new();
+    let mut interrupted = false;
+    for name in &names {
+        if !args.t.quiet {
+            eprintln!("myhill: running {name}");
+        }
+        let options = EvalOptions {
+            jobs: prepared.jobs,
+            interrupt: Some(prepared.interrupt.clone()),
+            ..EvalOptions::default()
+        };
+        let mut driver = Driver::new(prepared.original.clone(), &oracle, options);
+        let tests = Rc::new(Cell::new(0u64));
+        let trace = Rc::new(RefCell::new(Vec::new()));
+        {
+            let tests = tests.clone();
+            driver
+                .evaluator()
+                .set_on_test(move |s| tests.set(s.tests_run));
+        }
+        for outcome in &prepared.judged {
+            driver
+                .evaluator()
+                .record_external(&prepared.original, outcome);
+        }
+        trace
+            .borrow_mut()
+            .push((tests.get(), prepared.original.len()));
+        {
+            let (tests, trace) = (tests.clone(), trace.clone());
+            driver.set_listener(move |e| {
+                if let Event::Reduced { bytes, .. } = e {
+                    trace.borrow_mut().push((tests.get(), bytes.len()));
+                }
+            });
+        }
+        let started = Instant::now();
+        let mut schedule = myhill::strategy::schedule(name, None).map_err(Fail::setup)?;
+        let outcome = schedule.run(&mut driver);
+        let wall = started.elapsed().as_secs_f64();
+        let report = driver.report();
+        let best = driver.best().to_vec();
+        drop(driver);
+        if outcome == Err(Stop::Interrupted) {
+            interrupted = true;
+        }
+        let units = Units::cut(&best, args.check_units);
+        let check = |property| -> Option<bool> {
+            let options = EvalOptions {
+                jobs: prepared.jobs,
+                interrupt: Some(prepared.interrupt.clone()),
+                ..EvalOptions::default()
+            };
+            let mut eval = Evaluator::new(&oracle, options);
+            match certify(&mut eval, &units, property) {
+                Ok(Certificate::Minimal { .. }) => Some(true),
+                Ok(Certificate::NotMinimal { .. }) => Some(false),
+                Err(_) => None,
+            }
+        };
+        let one_minimal = (!interrupted && units.len() <= args.check_limit)
+            .then(|| check(Minimality::OneMinimal))
+            .flatten();
+        let interval_minimal = match one_minimal {
+            Some(false) => Some(false),
+            _ if !interrupted && units.len() <= args.interval_limit => {
+                check(Minimality::IntervalMinimal)
+            }
+            _ => None,
+        };
+        rows.push(Row {
+            strategy: name.clone(),
+            tests: report.eval.tests_run,
+            cache_hits: report.eval.cache_hits,
+            final_bytes: best.len(),
+            one_minimal,
+            interval_minimal,
+            wall,
+            trace: trace.borrow().clone(),
+            stopped: outcome.err().map(|s| s.to_string()),
+        });
+        if interrupted {
+            break;
+        }
+    }
+    if args.json {
+        let json: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "strategy": r.strategy,
+                    "tests_run": r.tests,
+                    "cache_hits": r.cache_hits,
+                    "initial_bytes": prepared.original.len(),
+                    "final_bytes": r.final_bytes,
+                    "one_minimal": r.one_minimal,
+                    "interval_minimal": r.interval_minimal,
+                    "check_units": args.check_units.name(),
+                    "wall_seconds": r.wall,
+                    "stopped": r.stopped,
+                    "trace": r.trace,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&json).unwrap());
+    } else {
+        println!(
+            "{:<18} {:>8} {:>10} {:>11} {:>10} {:>16} {:>9}",
+            "strategy",
+            "tests",
+            "cache hits",
+            "final bytes",
+            "1-minimal",
+            "interval-minimal",
+            "wall"
+        );
+        for r in &rows {
+            println!(
+                "{:<18} {:>8} {:>10} {:>11} {:>10} {:>16} {:>8.1}s",
+                r.strategy,
+                r.tests,
+                r.cache_hits,
+                r.final_bytes,
+                yes_no(r.one_minimal),
+                yes_no(r.interval_minimal),
+                r.wall
+            );
+        }
+        println!(
+            "(from {} bytes; minimality at {} units, checked up to {} / {} units; \"-\" = not checked)",
+            prepared.original.len(),
+            args.check_units,
+            args.check_limit,
+            args.interval_limit
+        );
+    }
+    if let Some(path) = &args.plot {
+        std::fs::write(path, svg(&rows, prepared.original.len()))
+            .map_err(|e| Fail::setup(format!("cannot write the plot {}: {e}", path.display())))?;
+    }
+    Ok(if interrupted {
+        EXIT_INTERRUPTED
+    } else {
+        EXIT_OK
+    })
+}
+
+/// Bytes left against tests run, one step line per strategy.
+fn svg(rows: &[Row], initial: usize) -> String {
+    let (w, h, m) = (720.0, 420.0, 60.0);
+    let max_tests = rows
+        .iter()
+        .flat_map(|r| r.trace.last().map(|t| t.0.max(r.tests)))
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64;
+    let max_bytes = initial.max(1) as f64;
+    let x = |t: f64| m + (w - 2.0 * m) * t / max_tests;
+    let y = |b: f64| h - m - (h - 2.0 * m) * b / max_bytes;
+    let colours = [
+        "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+        "#7f7f7f", "#bcbd22",
+    ];
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <line x1=\"{m}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>\n\
+         <line x1=\"{m}\" y1=\"{m}\" x2=\"{m}\" y2=\"{}\" stroke=\"black\"/>\n\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">tests run (0 .. {max_tests})</text>\n\
+         <text x=\"15\" y=\"{}\" transform=\"rotate(-90 15 {})\" text-anchor=\"middle\">bytes left (0 .. {initial})</text>\n",
+        h - m,
+        w - m,
+        h - m,
+        h - m,
+        w / 2.0,
+        h - 20.0,
+        h / 2.0,
+        h / 2.0
+    );
+    for (k, r) in rows.iter().enumerate() {
+        let colour = colours[k % colours.len()];
+        let mut points = Vec::new();
+        let mut last_bytes = initial as f64;
+        for &(t, b) in &r.trace {
+            points.push(format!("{:.1},{:.1}", x(t as f64), y(last_bytes)));
+            points.push(format!("{:.1},{:.1}", x(t as f64), y(b as f64)));
+            last_bytes = b as f64;
+        }
+        points.push(format!("{:.1},{:.1}", x(r.tests as f64), y(last_bytes)));
+        out.push_str(&format!(
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>\n\
+             <text x=\"{}\" y=\"{}\" fill=\"{colour}\">{} ({} tests, {} bytes)</text>\n",
+            points.join(" "),
+            w - m - 220.0,
+            m + 16.0 * k as f64,
+            r.strategy,
+            r.tests,
+            r.final_bytes
+        ));
+    }
+    out.push_str("</svg>\n");
+    out
+}
