@@ -22,6 +22,10 @@ use std::sync::Arc;
 pub const STRATEGIES: &[(&str, &str)] = &[
     (
         "default",
+        "adaptive binary splitting over lines, then tokens, then bytes, to a fixpoint",
+    ),
+    (
+        "classic",
         "ProbDD over lines, then tokens, then DDMin over bytes, to a fixpoint",
     ),
     (
@@ -73,6 +77,20 @@ fn unit_pass(g: Granularity, policy_name: &str) -> Box<dyn Pass> {
 pub fn schedule(name: &str, units: Option<Granularity>) -> Result<Schedule, String> {
     use Granularity::*;
     if name == "default" {
+        let passes = match units {
+            None => vec![
+                unit_pass(Lines, "split"),
+                unit_pass(Tokens, "split"),
+                unit_pass(Bytes, "split"),
+            ],
+            Some(g) => vec![unit_pass(g, "split")],
+        };
+        return Ok(Schedule {
+            passes,
+            to_fixpoint: true,
+        });
+    }
+    if name == "classic" {
         let passes = match units {
             None => vec![
                 unit_pass(Lines, "probdd"),

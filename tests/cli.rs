@@ -116,7 +116,7 @@ grep -q x "$1""#,
             .as_array()
             .unwrap()
             .iter()
-            .any(|p| p["name"] == "probdd/lines")
+            .any(|p| p["name"] == "split/lines")
     );
     assert!(stderr(&out).contains("tests run"), "{}", stderr(&out));
 }
