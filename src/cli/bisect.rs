@@ -3,9 +3,8 @@
 use super::setup::resolve_test;
 use super::{BisectArgs, EXIT_FLAKY, EXIT_NOT_INTERESTING, EXIT_OK, Fail};
 use myhill::bisect::{Bisection, Status, first_bad};
-use myhill::command::{CommandOracle, CommandSpec, InputMode, Signature};
+use myhill::command::{CommandOracle, CommandSpec, InputMode};
 use myhill::{Cancel, Verdict};
-use regex::bytes::Regex;
 use std::path::Path;
 use std::time::Duration;
 
@@ -91,21 +90,7 @@ pub fn run(args: BisectArgs) -> Result<i32, Fail> {
         return Err(Fail::setup("--repeat must be at least 1"));
     }
     let argv = resolve_test(&test)?;
-    let compile = |re: &Option<String>, what: &str| -> Result<Option<Regex>, Fail> {
-        re.as_deref()
-            .map(|r| {
-                Regex::new(r).map_err(|e| {
-                    Fail::setup(format!("{what} is not a valid regular expression: {e}"))
-                })
-            })
-            .transpose()
-    };
-    let signature = Signature {
-        expect_exit: args.expect_exit,
-        stdout_regex: compile(&args.stdout_regex, "--stdout-regex")?,
-        stderr_regex: compile(&args.stderr_regex, "--stderr-regex")?,
-        same_as: None,
-    };
+    let signature = args.signature.compile()?;
     let cwd = std::env::current_dir()
         .map_err(|e| Fail::setup(format!("cannot read the current directory: {e}")))?;
     let capture = tempfile::tempdir()

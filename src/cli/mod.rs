@@ -147,17 +147,8 @@ pub struct BisectArgs {
     #[arg(long, num_args = 2, value_names = ["GOOD", "BAD"])]
     pub git: Option<Vec<String>>,
 
-    /// Bad only if the test exits with this status.
-    #[arg(long, value_name = "CODE", allow_negative_numbers = true)]
-    pub expect_exit: Option<i32>,
-
-    /// Bad only if the test's stdout matches this regular expression.
-    #[arg(long, value_name = "RE")]
-    pub stdout_regex: Option<String>,
-
-    /// Bad only if the test's stderr matches this regular expression.
-    #[arg(long, value_name = "RE")]
-    pub stderr_regex: Option<String>,
+    #[command(flatten)]
+    pub signature: SignatureArgs,
 
     /// Run the test this many times per item; differing verdicts mean the test is flaky.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -174,6 +165,43 @@ pub struct BisectArgs {
     /// Print only the result.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// The failure's signature: when given, all must hold (and exit status 0 is not required).
+#[derive(Args, Debug, Clone)]
+pub struct SignatureArgs {
+    /// Only a run that exits with this status counts (as interesting; for bisect, as bad).
+    #[arg(long, value_name = "CODE", allow_negative_numbers = true)]
+    pub expect_exit: Option<i32>,
+
+    /// Only a run whose stdout matches this regular expression counts.
+    #[arg(long, value_name = "RE")]
+    pub stdout_regex: Option<String>,
+
+    /// Only a run whose stderr matches this regular expression counts.
+    #[arg(long, value_name = "RE")]
+    pub stderr_regex: Option<String>,
+}
+
+impl SignatureArgs {
+    /// The signature, with its regular expressions compiled.
+    pub fn compile(&self) -> Result<myhill::command::Signature, Fail> {
+        let compile = |re: &Option<String>, what: &str| {
+            re.as_deref()
+                .map(|r| {
+                    regex::bytes::Regex::new(r).map_err(|e| {
+                        Fail::setup(format!("{what} is not a valid regular expression: {e}"))
+                    })
+                })
+                .transpose()
+        };
+        Ok(myhill::command::Signature {
+            expect_exit: self.expect_exit,
+            stdout_regex: compile(&self.stdout_regex, "--stdout-regex")?,
+            stderr_regex: compile(&self.stderr_regex, "--stderr-regex")?,
+            same_as: None,
+        })
+    }
 }
 
 /// The test and how to judge it: shared by reduce, check and compare.
@@ -204,17 +232,8 @@ pub struct TestArgs {
     #[arg(long, default_value = "all", value_name = "MODE")]
     pub input_mode: InputMode,
 
-    /// Interesting only if the test exits with this status.
-    #[arg(long, value_name = "CODE", allow_negative_numbers = true)]
-    pub expect_exit: Option<i32>,
-
-    /// Interesting only if the test's stdout matches this regular expression.
-    #[arg(long, value_name = "RE")]
-    pub stdout_regex: Option<String>,
-
-    /// Interesting only if the test's stderr matches this regular expression.
-    #[arg(long, value_name = "RE")]
-    pub stderr_regex: Option<String>,
+    #[command(flatten)]
+    pub signature: SignatureArgs,
 
     /// Interesting only if exit status, stdout and stderr equal the original run's.
     #[arg(long)]

@@ -2,9 +2,8 @@
 
 use super::setup::{read_input, resolve_test, shell_line};
 use super::{EXIT_FLAKY, EXIT_INTERRUPTED, EXIT_NOT_INTERESTING, Fail, TestArgs};
-use myhill::command::{CommandOracle, CommandSpec, InputMode, Signature, dynamic_timeout};
+use myhill::command::{CommandOracle, CommandSpec, InputMode, dynamic_timeout};
 use myhill::{Cancel, Oracle, OracleError, Outcome, Verdict};
-use regex::bytes::Regex;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -32,15 +31,6 @@ impl Prepared {
         oracle.set_timeout(self.timeout);
         oracle
     }
-}
-
-fn compile(re: &Option<String>, what: &str) -> Result<Option<Regex>, Fail> {
-    re.as_deref()
-        .map(|r| {
-            Regex::new(r)
-                .map_err(|e| Fail::setup(format!("{what} is not a valid regular expression: {e}")))
-        })
-        .transpose()
 }
 
 fn tail(bytes: &[u8], lines: usize) -> String {
@@ -96,12 +86,7 @@ pub fn prepare(t: &TestArgs) -> Result<Prepared, Fail> {
     let mut spec = CommandSpec::new(argv.clone(), &file_name);
     spec.input_mode = t.input_mode;
     spec.timeout_is_interesting = t.timeout_is_interesting;
-    spec.signature = Signature {
-        expect_exit: t.expect_exit,
-        stdout_regex: compile(&t.stdout_regex, "--stdout-regex")?,
-        stderr_regex: compile(&t.stderr_regex, "--stderr-regex")?,
-        same_as: None,
-    };
+    spec.signature = t.signature.compile()?;
     let interrupt = interrupt_flag()?;
 
     // The first check keeps the output, so a failure can be explained.
