@@ -13,7 +13,7 @@
 //! let mut eval = Evaluator::new(&oracle, EvalOptions::default());
 //! let units = Units::cut(b"abb", Granularity::Bytes);
 //! match certify(&mut eval, &units, Minimality::OneMinimal).unwrap() {
-//!     Certificate::NotMinimal { deleted, .. } => assert_eq!(deleted, (2, 3)),
+//!     Certificate::NotMinimal { deleted, .. } => assert_eq!(deleted, (1, 2)),
 //!     other => panic!("{other:?}"),
 //! }
 //! ```

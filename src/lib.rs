@@ -31,6 +31,7 @@ pub mod eval;
 pub mod idset;
 pub mod oracle;
 pub mod policy;
+pub mod squeeze;
 pub mod strategy;
 pub mod units;
 

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! let s = myhill::strategy::schedule("default", None).unwrap();
-//! assert_eq!(s.passes.len(), 3);
+//! assert_eq!(s.passes.len(), 4);
 //! assert!(myhill::strategy::schedule("nope", None).is_err());
 //! ```
 //!
@@ -15,6 +15,7 @@
 
 use crate::driver::{Pass, Schedule, UnitPass};
 use crate::policy::{BinarySplit, ComplementDDMin, DDMin, PolicyFactory, ProbDD};
+use crate::squeeze::SqueezeWhitespace;
 use crate::units::Granularity;
 use std::sync::Arc;
 
@@ -22,7 +23,7 @@ use std::sync::Arc;
 pub const STRATEGIES: &[(&str, &str)] = &[
     (
         "default",
-        "adaptive binary splitting over lines, then tokens, then bytes, to a fixpoint",
+        "binary splitting over lines, a whitespace squeeze, tokens, and bytes when worth it, to a fixpoint",
     ),
     (
         "classic",
@@ -73,6 +74,32 @@ fn unit_pass(g: Granularity, policy_name: &str) -> Box<dyn Pass> {
     ))
 }
 
+/// The byte pass of the default schedule, run only where bytes inside tokens matter: on
+/// binary inputs (not UTF-8, or holding NUL) and on text of at most 256 bytes. On larger text
+/// the token pass has already tried every token, and deleting bytes inside identifiers and
+/// numbers almost never keeps code interesting, yet costs about a test per byte.
+pub struct BytesWhenWorthIt(pub UnitPass);
+
+impl BytesWhenWorthIt {
+    pub fn worth_it(input: &[u8]) -> bool {
+        input.len() <= 256 || input.contains(&0) || std::str::from_utf8(input).is_err()
+    }
+}
+
+impl Pass for BytesWhenWorthIt {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+
+    fn run(&mut self, driver: &mut crate::Driver) -> Result<(), crate::Stop> {
+        if Self::worth_it(driver.best()) {
+            self.0.run(driver)
+        } else {
+            Ok(())
+        }
+    }
+}
+
 /// The schedule for strategy `name`, over `units` if given.
 pub fn schedule(name: &str, units: Option<Granularity>) -> Result<Schedule, String> {
     use Granularity::*;
@@ -80,8 +107,12 @@ pub fn schedule(name: &str, units: Option<Granularity>) -> Result<Schedule, Stri
         let passes = match units {
             None => vec![
                 unit_pass(Lines, "split"),
+                Box::new(SqueezeWhitespace),
                 unit_pass(Tokens, "split"),
-                unit_pass(Bytes, "split"),
+                Box::new(BytesWhenWorthIt(UnitPass::new(
+                    Bytes,
+                    policy("split").unwrap(),
+                ))),
             ],
             Some(g) => vec![unit_pass(g, "split")],
         };

@@ -1,0 +1,86 @@
+//! The whitespace pass: one candidate that shrinks every run of whitespace at once.
+//!
+//! Main type: [`SqueezeWhitespace`], a [`Pass`]. Deleting whitespace token by token costs a
+//! test per run, and most runs in code are indentation that any parser ignores. This pass
+//! proposes, in one test, the input with every run of whitespace that holds a newline cut to
+//! that newline and every other run cut to one space; if the test rejects it (a language that
+//! cares about indentation), a second candidate only shortens runs without a newline.
+//!
+//! ```
+//! use myhill::squeeze::squeeze;
+//! assert_eq!(squeeze(b"int  x;\n    y;\n\n", true), b"int x;\ny;\n");
+//! assert_eq!(squeeze(b"int  x;\n    y;\n", false), b"int x;\n y;\n");
+//! ```
+//!
+//! Limits: it never deletes a run entirely (that is the token passes' job), so it cannot join
+//! two words.
+
+use crate::driver::{Driver, Pass};
+use crate::eval::Stop;
+
+/// Shrinks whitespace runs. A run without a newline becomes its first byte. A run with a
+/// newline becomes one `\n` when `lines` is set; otherwise it keeps its newlines and what
+/// follows the last one becomes a single space, so indentation shrinks but does not vanish.
+pub fn squeeze(input: &[u8], lines: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut i = 0;
+    while i < input.len() {
+        if !input[i].is_ascii_whitespace() {
+            out.push(input[i]);
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < input.len() && input[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let run = &input[start..i];
+        match run.iter().rposition(|&b| b == b'\n') {
+            Some(_) if lines => out.push(b'\n'),
+            Some(last) => {
+                out.extend_from_slice(&run[..=last]);
+                if last + 1 < run.len() {
+                    out.push(b' ');
+                }
+            }
+            None => out.push(run[0]),
+        }
+    }
+    out
+}
+
+/// Proposes the squeezed input (lines too, then spaces only) as at most two candidates.
+#[derive(Clone, Debug, Default)]
+pub struct SqueezeWhitespace;
+
+impl Pass for SqueezeWhitespace {
+    fn name(&self) -> String {
+        "squeeze/whitespace".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let best = driver.best().to_vec();
+        let mut candidates = [squeeze(&best, true), squeeze(&best, false)]
+            .into_iter()
+            .filter(|c| c.len() < best.len())
+            .map(|c| (c, ()));
+        driver.try_candidates(&mut || candidates.next()).map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn squeezing_keeps_every_other_byte_and_never_grows(input in proptest::collection::vec(prop_oneof![Just(b' '), Just(b'\n'), Just(b'\t'), Just(b'a'), Just(b'b')], 0..60), lines in any::<bool>()) {
+            let out = squeeze(&input, lines);
+            prop_assert!(out.len() <= input.len());
+            let words = |v: &[u8]| v.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty()).map(|w| w.to_vec()).collect::<Vec<_>>();
+            prop_assert_eq!(words(&out), words(&input));
+            prop_assert_eq!(squeeze(&out, lines), out.clone());
+        }
+    }
+}
