@@ -28,6 +28,7 @@ pub mod eval;
 pub mod idset;
 pub mod oracle;
 pub mod policy;
+pub mod tree;
 pub mod units;
 
 pub use driver::{Driver, Event, Pass, PassStats, Report, Schedule, UnitPass};

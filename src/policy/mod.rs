@@ -20,11 +20,17 @@
 
 mod complement;
 mod ddmin;
+mod hdd;
+mod perses;
 mod probdd;
+mod tpdd;
 
 pub use complement::ComplementDDMin;
 pub use ddmin::DDMin;
+pub use hdd::Hdd;
+pub use perses::Perses;
 pub use probdd::ProbDD;
+pub use tpdd::TPdd;
 
 use crate::IdSet;
 
