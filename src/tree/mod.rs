@@ -44,6 +44,8 @@
 //! leaf is a unit. Per configuration, [`Tree::liveness`] costs one pass over the nodes and the
 //! bridges cost a binary search over the configuration's runs per node they touch.
 
+pub mod seeds;
+
 use crate::IdSet;
 use std::fmt;
 
