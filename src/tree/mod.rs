@@ -44,7 +44,11 @@
 //! leaf is a unit. Per configuration, [`Tree::liveness`] costs one pass over the nodes and the
 //! bridges cost a binary search over the configuration's runs per node they touch.
 
+pub mod infer;
+mod pass;
 pub mod seeds;
+
+pub use pass::{TreePass, TreeStrategy};
 
 use crate::IdSet;
 use std::fmt;
