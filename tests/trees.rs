@@ -287,3 +287,36 @@ fn find_rule(tree: &Tree, name: &str, nth: usize) -> NodeId {
         .nth(nth)
         .unwrap()
 }
+
+#[test]
+fn tpdd_with_unit_weights_of_one_is_the_page_policy() {
+    let tree = Arc::new(scattered_bug_tree());
+    let ones: Arc<[f64]> = vec![1.0; tree.unit_count()].into();
+    let config = tree_units(&tree);
+    let mut page = TPdd::new(tree.clone(), 0.5);
+    let mut weighted = TPdd::weighted(tree.clone(), 0.5, ones);
+    let a: Vec<IdSet> = page.propose(&config).collect();
+    let b: Vec<IdSet> = weighted.propose(&config).collect();
+    assert_eq!(a, b);
+    assert!(a.len() > 5);
+}
+
+#[test]
+fn tpdd_weights_let_a_heavy_single_unit_be_tried() {
+    // A list of one heavy unit and one light one: by count neither passes the threshold.
+    let mut b = TreeBuilder::new();
+    let (heavy, light) = (b.token("heavy"), b.token("light"));
+    let root = b.list(&[heavy, light]);
+    let tree = Arc::new(b.build(root).unwrap());
+    let config = tree_units(&tree);
+    assert!(
+        TPdd::new(tree.clone(), 0.5)
+            .propose(&config)
+            .next()
+            .is_none()
+    );
+    let bytes: Arc<[f64]> = vec![40.0, 1.0].into();
+    let mut weighted = TPdd::weighted(tree, 0.5, bytes);
+    let proposed: Vec<IdSet> = weighted.propose(&config).collect();
+    assert_eq!(proposed, vec![IdSet::from_sorted(&[0])]);
+}

@@ -10,6 +10,10 @@
 //!   `P <- (1 - p[a]) + p[a] * P`, adding the chance that an ancestor goes instead;
 //! - `gain(d) = surviving units under d * pass(d)`.
 //!
+//! [`TPdd::weighted`] measures "how much would go" in a weight per unit instead of one per unit
+//! (the tree pass uses bytes): with the page's count, a single unit never beats the threshold,
+//! so a one-unit subtree (a comment line, an `#include` on an inferred tree) is never tried.
+//!
 //! Each proposal is the live non-root node with `p < 1` and the highest gain (ties by node id),
 //! provided the gain exceeds 1; its delta is every surviving unit under it. When that removal
 //! fails, `p[d] <- min(1, p[d] / (1 - pass(d)))`. A success needs no update: the node is gone.
@@ -49,6 +53,8 @@ pub const MIN_GAIN: f64 = 1.0;
 pub struct TPdd {
     tree: Arc<Tree>,
     sigma: f64,
+    /// What a unit is worth in the gain; `None` counts units, as the page does.
+    unit_weight: Option<Arc<[f64]>>,
     /// `belief[n]`: P(n survives | its parent survives); NaN for the root, which has none.
     belief: Vec<f64>,
 }
@@ -75,8 +81,34 @@ impl TPdd {
         TPdd {
             tree,
             sigma,
+            unit_weight: None,
             belief,
         }
+    }
+
+    /// T-PDD whose gain weighs unit `u` by `unit_weight[u]` (for example its length in bytes).
+    pub fn weighted(tree: Arc<Tree>, sigma: f64, unit_weight: Arc<[f64]>) -> TPdd {
+        assert_eq!(unit_weight.len(), tree.unit_count(), "one weight per unit");
+        TPdd {
+            unit_weight: Some(unit_weight),
+            ..TPdd::new(tree, sigma)
+        }
+    }
+
+    /// The surviving weight under every node (`None` when units simply count).
+    fn masses(&self, config: &IdSet) -> Option<Vec<f64>> {
+        let weights = self.unit_weight.as_ref()?;
+        let tree = &*self.tree;
+        let mut mass = vec![0.0f64; tree.len()];
+        for u in config.iter() {
+            mass[tree.leaf_of(u).index()] = weights[u as usize];
+        }
+        for &id in tree.breadth_first().iter().rev() {
+            if let Some(p) = tree.parent(id) {
+                mass[p.index()] += mass[id.index()];
+            }
+        }
+        Some(mass)
     }
 
     /// The current belief that `n` survives given its parent (`None` for the root).
@@ -85,7 +117,7 @@ impl TPdd {
     }
 
     /// The best candidate under the current beliefs, with its `pass` probability.
-    fn best_candidate(&self, liveness: &Liveness) -> Option<(NodeId, f64)> {
+    fn best_candidate(&self, liveness: &Liveness, mass: Option<&[f64]>) -> Option<(NodeId, f64)> {
         let tree = &*self.tree;
         let p = &self.belief;
         let n = tree.len();
@@ -135,7 +167,8 @@ impl TPdd {
                 pass = (1.0 - pa) + pa * pass;
                 a = uncertain_up[a as usize];
             }
-            let gain = liveness.surviving(d) as f64 * pass;
+            let size = mass.map_or(liveness.surviving(d) as f64, |m| m[i]);
+            let gain = size * pass;
             // Ids ascend, so only a strictly higher gain displaces the best so far.
             if best.is_none_or(|(_, g, _)| gain > g) {
                 best = Some((d, gain, pass));
@@ -162,13 +195,14 @@ impl Policy for TPdd {
 
     fn propose<'a>(&'a mut self, config: &'a IdSet) -> Proposals<'a> {
         let liveness = self.tree.liveness(config);
+        let mass = self.masses(config);
         let mut last: Option<(NodeId, f64)> = None;
         Box::new(std::iter::from_fn(move || {
             // Pulling again means the last candidate failed.
             if let Some((d, pass)) = last.take() {
                 self.update(d, pass);
             }
-            let (d, pass) = self.best_candidate(&liveness)?;
+            let (d, pass) = self.best_candidate(&liveness, mass.as_deref())?;
             last = Some((d, pass));
             Some(self.tree.leaves_under(d, config))
         }))
@@ -183,6 +217,7 @@ impl std::fmt::Debug for TPdd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TPdd")
             .field("sigma", &self.sigma)
+            .field("weighted", &self.unit_weight.is_some())
             .field("tree", &self.tree)
             .finish()
     }

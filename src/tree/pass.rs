@@ -21,7 +21,8 @@
 //! assert!(String::from_utf8_lossy(driver.best()).contains("crash();"));
 //! ```
 //!
-//! Knobs are the pages' own: HDD starts at level 0, ProbDD's prior is 0.1, T-PDD's sigma 0.5.
+//! Knobs are the pages' own: HDD starts at level 0, ProbDD's prior is 0.1, T-PDD's sigma 0.5;
+//! T-PDD's gain counts bytes rather than units (see [`TreeStrategy::policy`]).
 //! Limits: the tree is inferred afresh on every run of the pass, not kept across passes.
 
 use super::Tree;
@@ -29,6 +30,7 @@ use super::infer::infer;
 use crate::driver::{Driver, Pass};
 use crate::eval::Stop;
 use crate::policy::{DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, TPdd};
+use crate::units::Units;
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -66,8 +68,10 @@ impl TreeStrategy {
         }
     }
 
-    /// The policy over `tree`.
-    pub fn policy(self, tree: Arc<Tree>) -> Box<dyn Policy> {
+    /// The policy over `tree`, whose leaves are `units`. T-PDD weighs each unit by its length
+    /// in bytes: lexemes differ in size, and with a plain count a one-unit subtree (a comment
+    /// line, an `#include`) could never reach T-PDD's gain threshold.
+    pub fn policy(self, tree: Arc<Tree>, units: &Units) -> Box<dyn Policy> {
         let ddmin: PolicyFactory = Arc::new(|| Box::new(DDMin));
         let probdd: PolicyFactory = Arc::new(|| Box::new(ProbDD::new(Self::PROBDD_PRIOR)));
         match self {
@@ -75,7 +79,12 @@ impl TreeStrategy {
             TreeStrategy::HddProbDD => Box::new(Hdd::new(tree, 0, probdd)),
             TreeStrategy::Perses => Box::new(Perses::new(tree, ddmin)),
             TreeStrategy::PersesProbDD => Box::new(Perses::new(tree, probdd)),
-            TreeStrategy::TPdd => Box::new(TPdd::new(tree, Self::SIGMA)),
+            TreeStrategy::TPdd => {
+                let bytes: Arc<[f64]> = (0..units.len() as u32)
+                    .map(|u| units.unit(u).len() as f64)
+                    .collect();
+                Box::new(TPdd::weighted(tree, Self::SIGMA, bytes))
+            }
         }
     }
 }
@@ -127,7 +136,9 @@ impl Pass for TreePass {
         };
         driver.count_max("tree_nodes", inferred.tree.len() as f64);
         driver.count_max("tree_depth", inferred.tree.max_depth() as f64);
-        let mut policy = self.strategy.policy(Arc::new(inferred.tree));
+        let mut policy = self
+            .strategy
+            .policy(Arc::new(inferred.tree), &inferred.units);
         driver.run_policy(&inferred.units, &mut policy).map(drop)
     }
 }
