@@ -125,21 +125,22 @@ fn anchor_of(tree: &Tree, liveness: &Liveness, n: NodeId) -> NodeId {
     anchor
 }
 
-/// Whether the live descendant `d` may stand in `n`'s slot.
-fn can_replace(tree: &Tree, liveness: &Liveness, n: NodeId, d: NodeId) -> bool {
-    if n == d {
-        return false;
-    }
-    let anchor = anchor_of(tree, liveness, n);
-    match tree.parent(anchor) {
-        Some(p) if tree.kind(p) == Kind::List => tree.fills_list_slot(tree.kind(d)),
-        Some(_) => tree.kind(d) == tree.kind(anchor),
-        None => false,
-    }
-}
-
-/// The live descendants of `n` that may replace it, smallest surviving subtree first.
+/// The live descendants of `n` that may stand in its slot, smallest surviving subtree first
+/// (ties by id). The slot is a list element's when the anchor's parent is a list: then any
+/// statement rule fits; otherwise only the anchor's own kind does. The root fills no slot.
 fn replacers(tree: &Tree, liveness: &Liveness, n: NodeId) -> Vec<NodeId> {
+    let anchor = anchor_of(tree, liveness, n);
+    let Some(slot_parent) = tree.parent(anchor) else {
+        return Vec::new();
+    };
+    let in_list = tree.kind(slot_parent) == Kind::List;
+    let fits = |d: NodeId| {
+        if in_list {
+            tree.fills_list_slot(tree.kind(d))
+        } else {
+            tree.kind(d) == tree.kind(anchor)
+        }
+    };
     let mut out = Vec::new();
     let mut stack: Vec<NodeId> = tree.children(n).to_vec();
     while let Some(d) = stack.pop() {
@@ -147,7 +148,7 @@ fn replacers(tree: &Tree, liveness: &Liveness, n: NodeId) -> Vec<NodeId> {
         if !liveness.present(d) {
             continue;
         }
-        if liveness.live(d) && can_replace(tree, liveness, n, d) {
+        if liveness.live(d) && fits(d) {
             out.push(d);
         }
         stack.extend_from_slice(tree.children(d));
