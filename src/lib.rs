@@ -36,4 +36,5 @@ pub use eval::{EvalOptions, EvalStats, Evaluator, Stop};
 pub use idset::IdSet;
 pub use oracle::{Cancel, FnOracle, Oracle, OracleError, Outcome, Verdict};
 pub use policy::{ComplementDDMin, DDMin, Policy, PolicyFactory, ProbDD};
+pub use tree::{Tree, TreePass, TreeStrategy};
 pub use units::{Granularity, Units};

@@ -210,3 +210,18 @@ fn strategies_parse_by_name() {
             .contains("perses-probdd")
     );
 }
+
+#[test]
+fn parallel_tree_passes_find_the_sequential_result() {
+    for strategy in TreeStrategy::ALL {
+        let (sequential, _) = reduce_with(strategy);
+        let oracle = FnOracle::new(boom);
+        let options = EvalOptions {
+            jobs: 3,
+            ..EvalOptions::default()
+        };
+        let mut driver = Driver::new(PROGRAM.as_bytes().to_vec(), &oracle, options);
+        TreePass::new(strategy).run(&mut driver).unwrap();
+        assert_eq!(driver.best(), &sequential[..], "{strategy}");
+    }
+}
