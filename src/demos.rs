@@ -26,16 +26,18 @@ pub struct DemoRow {
     pub demo: String,
     pub strategy: String,
     pub calls: u64,
+    /// Further counts printed after `calls`, such as `parse_errors`.
+    pub extra: Vec<(String, u64)>,
     pub result: String,
 }
 
 impl std::fmt::Display for DemoRow {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} {} calls={} result={}",
-            self.demo, self.strategy, self.calls, self.result
-        )
+        write!(f, "{} {} calls={}", self.demo, self.strategy, self.calls)?;
+        for (name, count) in &self.extra {
+            write!(f, " {name}={count}")?;
+        }
+        write!(f, " result={}", self.result)
     }
 }
 
@@ -72,6 +74,7 @@ fn row(demo: &str, strategy: &str, calls: u64, result: &[u32]) -> DemoRow {
         demo: demo.into(),
         strategy: strategy.into(),
         calls,
+        extra: Vec::new(),
         result: format!("{result:?}"),
     }
 }
@@ -107,9 +110,16 @@ pub fn steps_200_rows() -> Vec<DemoRow> {
     rows
 }
 
+/// The tree pages' rows: HDD, Perses and T-PDD on their hand-built trees, and the flat
+/// baseline (see [`crate::tree::seeds`]).
+pub fn tree_rows() -> Vec<DemoRow> {
+    crate::tree::seeds::rows()
+}
+
 /// Every row of the seed tables.
 pub fn seed_rows() -> Vec<DemoRow> {
     let mut rows = keep_2_and_7_rows();
     rows.extend(steps_200_rows());
+    rows.extend(tree_rows());
     rows
 }

@@ -33,6 +33,7 @@ pub mod oracle;
 pub mod policy;
 pub mod squeeze;
 pub mod strategy;
+pub mod tree;
 pub mod units;
 
 pub use driver::{Driver, Event, Pass, PassStats, Report, Schedule, UnitPass};
@@ -40,4 +41,5 @@ pub use eval::{EvalOptions, EvalStats, Evaluator, Stop};
 pub use idset::IdSet;
 pub use oracle::{Cancel, FnOracle, Oracle, OracleError, Outcome, Verdict};
 pub use policy::{BinarySplit, ComplementDDMin, DDMin, Policy, PolicyFactory, ProbDD};
+pub use tree::{Tree, TreePass, TreeStrategy};
 pub use units::{Granularity, Units};

@@ -20,13 +20,19 @@
 
 mod complement;
 mod ddmin;
+mod hdd;
+mod perses;
 mod probdd;
 mod split;
+mod tpdd;
 
 pub use complement::ComplementDDMin;
 pub use ddmin::DDMin;
+pub use hdd::Hdd;
+pub use perses::Perses;
 pub use probdd::ProbDD;
 pub use split::BinarySplit;
+pub use tpdd::TPdd;
 
 use crate::IdSet;
 

@@ -1,0 +1,565 @@
+//! The tree model the tree policies work over: a static tree whose leaves are the units of an input.
+//!
+//! Main types: [`Tree`], built by a [`TreeBuilder`] (by hand, as the seed demos do) or by
+//! [`infer::infer`] (from plain bytes); [`NodeId`], [`Kind`] and [`Liveness`]. Two spaces meet
+//! here. Configurations and deltas are sets of *unit* ids, exactly as for the flat policies;
+//! nodes only name regions of the input. The leaves, taken left to right, are units 0, 1, 2, ...,
+//! so every subtree covers one contiguous range of units. The tree never changes during a
+//! reduction: what still exists is recovered from the configuration each time it is asked.
+//!
+//! - Node space to unit space: [`Tree::leaves_under`] and [`Tree::units_under`] give the
+//!   surviving units of one or several subtrees (the delta that drops them).
+//! - Unit space to node space: [`Tree::alive_level_nodes`] gives the removable subtrees of one
+//!   level that still hold a surviving unit, and [`Tree::elements`] the surviving elements of a
+//!   `List`.
+//!
+//! Node kinds follow the seeds: a [`Kind::Token`] is a leaf; a [`Kind::List`] is a Kleene list
+//! whose children are optional ("deletable"); any other node is a [`Kind::Rule`] whose children
+//! are all mandatory. A rule declared as a *statement* may fill a list element's slot, which is
+//! what Perses' node replacement checks.
+//!
+//! ```
+//! use myhill::IdSet;
+//! use myhill::tree::{NodeId, TreeBuilder};
+//! // call := name "(" ")" ";"   and a body that is a list of calls
+//! let mut b = TreeBuilder::new();
+//! let call = b.rule("call", true);
+//! let mut calls = Vec::new();
+//! for name in ["a", "b"] {
+//!     let parts = [b.token(name), b.token("("), b.token(")"), b.token(";")];
+//!     calls.push(b.node(call, "", &parts));
+//! }
+//! let body = b.list(&calls);
+//! let tree = b.build(body).unwrap();
+//! assert_eq!(tree.unit_count(), 8);
+//! let all = IdSet::range(0, 8);
+//! assert_eq!(tree.leaves_under(calls[1], &all).to_vec(), vec![4, 5, 6, 7]);
+//! // Drop the second call: level 1 then holds only the first one.
+//! let kept = all.difference(&tree.leaves_under(calls[1], &all));
+//! assert_eq!(tree.alive_level_nodes(1, &kept).to_vec(), vec![calls[0].0]);
+//! assert!(tree.liveness(&kept).live(calls[0]) && !tree.liveness(&kept).live(calls[1]));
+//! ```
+//!
+//! Limits: node and unit ids are `u32`; every node but a token has at least one child, so every
+//! leaf is a unit. Per configuration, [`Tree::liveness`] costs one pass over the nodes and the
+//! bridges cost a binary search over the configuration's runs per node they touch.
+
+pub mod infer;
+mod pass;
+pub mod seeds;
+
+pub use pass::{TreePass, TreeStrategy};
+
+use crate::IdSet;
+use std::fmt;
+
+/// Identifies a node of a [`Tree`]. Not a unit: only a leaf corresponds to one.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Names a rule of a tree's grammar (see [`TreeBuilder::rule`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct RuleId(u16);
+
+/// What a node is in the grammar.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Kind {
+    /// A leaf: exactly one unit of the input.
+    Token,
+    /// A Kleene list: each child may be removed on its own.
+    List,
+    /// Any other non-terminal: its children are mandatory.
+    Rule(RuleId),
+}
+
+#[derive(Clone, Debug)]
+struct RuleInfo {
+    name: Box<str>,
+    statement: bool,
+}
+
+/// Builds a [`Tree`] node by node. Ids are handed out in creation order; children may name ids
+/// not created yet, so a tree can be written root first or leaves first.
+#[derive(Clone, Debug, Default)]
+pub struct TreeBuilder {
+    kinds: Vec<Kind>,
+    labels: Vec<Box<str>>,
+    children: Vec<Vec<NodeId>>,
+    rules: Vec<RuleInfo>,
+}
+
+impl TreeBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Declares a rule. A `statement` rule may replace a list element (Perses' check).
+    pub fn rule(&mut self, name: &str, statement: bool) -> Kind {
+        assert!(self.rules.len() < u16::MAX as usize, "too many rules");
+        self.rules.push(RuleInfo {
+            name: name.into(),
+            statement,
+        });
+        Kind::Rule(RuleId(self.rules.len() as u16 - 1))
+    }
+
+    /// Adds a node and returns its id (the number of nodes added before it).
+    pub fn node(&mut self, kind: Kind, label: &str, children: &[NodeId]) -> NodeId {
+        let id = NodeId(self.kinds.len() as u32);
+        self.kinds.push(kind);
+        self.labels.push(label.into());
+        self.children.push(children.to_vec());
+        id
+    }
+
+    /// Adds a leaf.
+    pub fn token(&mut self, label: &str) -> NodeId {
+        self.node(Kind::Token, label, &[])
+    }
+
+    /// Adds a list node.
+    pub fn list(&mut self, children: &[NodeId]) -> NodeId {
+        self.node(Kind::List, "", children)
+    }
+
+    /// Number of nodes added so far.
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// Checks the shape (every node reachable from `root` exactly once, tokens childless, other
+    /// nodes not) and numbers the leaves left to right as units.
+    pub fn build(self, root: NodeId) -> Result<Tree, String> {
+        let n = self.kinds.len();
+        if root.index() >= n {
+            return Err(format!("root {} does not exist", root.0));
+        }
+        let mut parent = vec![NONE; n];
+        for (p, kids) in self.children.iter().enumerate() {
+            let is_token = self.kinds[p] == Kind::Token;
+            if is_token && !kids.is_empty() {
+                return Err(format!("token {p} has children"));
+            }
+            if !is_token && kids.is_empty() {
+                return Err(format!("node {p} is not a token but has no children"));
+            }
+            for &c in kids {
+                if c.index() >= n {
+                    return Err(format!("node {p} names a missing child {}", c.0));
+                }
+                if c == root || parent[c.index()] != NONE {
+                    return Err(format!("node {} has two parents", c.0));
+                }
+                parent[c.index()] = p as u32;
+            }
+        }
+        // Breadth first from the root: depths, and the order that puts parents before children.
+        let mut depth = vec![0u32; n];
+        let mut bfs = Vec::with_capacity(n);
+        bfs.push(root);
+        let mut next = 0;
+        while next < bfs.len() {
+            let id = bfs[next];
+            next += 1;
+            for &c in &self.children[id.index()] {
+                depth[c.index()] = depth[id.index()] + 1;
+                bfs.push(c);
+            }
+        }
+        if bfs.len() != n {
+            return Err(format!(
+                "{} nodes are not reachable from the root",
+                n - bfs.len()
+            ));
+        }
+        let max_depth = depth.iter().copied().max().unwrap_or(0) as usize;
+        // Nodes grouped by depth, each group in breadth-first order.
+        let mut level_start = vec![0u32; max_depth + 2];
+        for &d in &depth {
+            level_start[d as usize + 1] += 1;
+        }
+        for i in 1..level_start.len() {
+            level_start[i] += level_start[i - 1];
+        }
+        let mut by_level = vec![NodeId(0); n];
+        let mut fill = level_start.clone();
+        for &id in &bfs {
+            let d = depth[id.index()] as usize;
+            by_level[fill[d] as usize] = id;
+            fill[d] += 1;
+        }
+        // Depth first in child order: the k-th leaf from the left is unit k.
+        let mut leaf_unit = vec![NONE; n];
+        let mut unit_leaf = Vec::new();
+        let mut stack = vec![root];
+        while let Some(id) = stack.pop() {
+            let kids = &self.children[id.index()];
+            if kids.is_empty() {
+                leaf_unit[id.index()] = unit_leaf.len() as u32;
+                unit_leaf.push(id);
+            } else {
+                stack.extend(kids.iter().rev().copied());
+            }
+        }
+        let mut child_start = Vec::with_capacity(n + 1);
+        let mut child_list = Vec::new();
+        for kids in &self.children {
+            child_start.push(child_list.len() as u32);
+            child_list.extend_from_slice(kids);
+        }
+        child_start.push(child_list.len() as u32);
+        let mut span = vec![(0u32, 0u32); n];
+        for &id in bfs.iter().rev() {
+            let i = id.index();
+            span[i] = match (self.children[i].first(), self.children[i].last()) {
+                (Some(first), Some(last)) => (span[first.index()].0, span[last.index()].1),
+                _ => (leaf_unit[i], leaf_unit[i] + 1),
+            };
+        }
+        Ok(Tree {
+            kinds: self.kinds,
+            labels: self.labels,
+            child_start,
+            child_list,
+            parent,
+            depth,
+            bfs,
+            level_start,
+            by_level,
+            max_depth,
+            root,
+            leaf_unit,
+            unit_leaf,
+            span,
+            rules: self.rules,
+        })
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A static tree over the units of one input. All per-node data lives in vectors indexed by
+/// node id.
+#[derive(Clone)]
+pub struct Tree {
+    kinds: Vec<Kind>,
+    labels: Vec<Box<str>>,
+    child_start: Vec<u32>,
+    child_list: Vec<NodeId>,
+    parent: Vec<u32>,
+    depth: Vec<u32>,
+    /// Breadth-first order from the root: every parent before its children.
+    bfs: Vec<NodeId>,
+    level_start: Vec<u32>,
+    by_level: Vec<NodeId>,
+    max_depth: usize,
+    root: NodeId,
+    leaf_unit: Vec<u32>,
+    unit_leaf: Vec<NodeId>,
+    /// The half-open range of units under each node.
+    span: Vec<(u32, u32)>,
+    rules: Vec<RuleInfo>,
+}
+
+impl fmt::Debug for Tree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tree")
+            .field("nodes", &self.len())
+            .field("units", &self.unit_count())
+            .field("max_depth", &self.max_depth)
+            .finish()
+    }
+}
+
+impl Tree {
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// Number of leaves, which is the number of units.
+    pub fn unit_count(&self) -> usize {
+        self.unit_leaf.len()
+    }
+
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    pub fn kind(&self, id: NodeId) -> Kind {
+        self.kinds[id.index()]
+    }
+
+    pub fn label(&self, id: NodeId) -> &str {
+        &self.labels[id.index()]
+    }
+
+    /// The name a rule was declared with (`None` for tokens and lists).
+    pub fn rule_name(&self, kind: Kind) -> Option<&str> {
+        match kind {
+            Kind::Rule(RuleId(r)) => Some(&self.rules[r as usize].name),
+            _ => None,
+        }
+    }
+
+    /// Whether a node of this kind may stand where a list element stood (a statement rule).
+    pub fn fills_list_slot(&self, kind: Kind) -> bool {
+        match kind {
+            Kind::Rule(RuleId(r)) => self.rules[r as usize].statement,
+            _ => false,
+        }
+    }
+
+    pub fn children(&self, id: NodeId) -> &[NodeId] {
+        let i = id.index();
+        &self.child_list[self.child_start[i] as usize..self.child_start[i + 1] as usize]
+    }
+
+    pub fn is_leaf(&self, id: NodeId) -> bool {
+        self.kinds[id.index()] == Kind::Token
+    }
+
+    pub fn parent(&self, id: NodeId) -> Option<NodeId> {
+        let p = self.parent[id.index()];
+        (p != NONE).then_some(NodeId(p))
+    }
+
+    /// Distance from the root (the root is at level 0).
+    pub fn depth(&self, id: NodeId) -> usize {
+        self.depth[id.index()] as usize
+    }
+
+    pub fn max_depth(&self) -> usize {
+        self.max_depth
+    }
+
+    /// Every node, parents before children (breadth first, children in order).
+    pub fn breadth_first(&self) -> &[NodeId] {
+        &self.bfs
+    }
+
+    /// The nodes at `level`, in breadth-first order.
+    pub fn level(&self, level: usize) -> &[NodeId] {
+        if level > self.max_depth {
+            return &[];
+        }
+        &self.by_level[self.level_start[level] as usize..self.level_start[level + 1] as usize]
+    }
+
+    /// The unit of a leaf.
+    pub fn unit_of(&self, leaf: NodeId) -> Option<u32> {
+        let u = self.leaf_unit[leaf.index()];
+        (u != NONE).then_some(u)
+    }
+
+    /// The leaf of a unit.
+    pub fn leaf_of(&self, unit: u32) -> NodeId {
+        self.unit_leaf[unit as usize]
+    }
+
+    /// The half-open range of units under `id`.
+    pub fn span(&self, id: NodeId) -> (u32, u32) {
+        self.span[id.index()]
+    }
+
+    /// Whether `id` may be removed on its own: its parent is a list.
+    pub fn deletable(&self, id: NodeId) -> bool {
+        self.parent(id)
+            .is_some_and(|p| self.kinds[p.index()] == Kind::List)
+    }
+
+    /// Walks up from `id` to its ancestor at `level` (itself if it is not deeper).
+    pub fn ancestor_at(&self, mut id: NodeId, level: usize) -> NodeId {
+        while self.depth(id) > level {
+            id = self.parent(id).expect("only the root has no parent");
+        }
+        id
+    }
+
+    /// Node space to unit space: the surviving units under `id`.
+    pub fn leaves_under(&self, id: NodeId, config: &IdSet) -> IdSet {
+        let (lo, hi) = self.span(id);
+        clip(config, lo, hi)
+    }
+
+    /// The surviving units under any of `nodes` (the delta that drops them all).
+    pub fn units_under(&self, nodes: &IdSet, config: &IdSet) -> IdSet {
+        let mut spans: Vec<(u32, u32)> = nodes.iter().map(|n| self.span[n as usize]).collect();
+        spans.sort_unstable();
+        let mut out = IdSet::new();
+        let mut covered = 0u32;
+        for (lo, hi) in spans {
+            // A node nested in one already taken adds nothing.
+            let lo = lo.max(covered);
+            if lo < hi {
+                for &(s, e) in clip(config, lo, hi).runs() {
+                    out.push_run(s, e);
+                }
+                covered = hi;
+            }
+        }
+        out
+    }
+
+    /// Whether any unit under `id` survives.
+    pub fn present(&self, id: NodeId, config: &IdSet) -> bool {
+        let (lo, hi) = self.span(id);
+        intersects(config, lo, hi)
+    }
+
+    /// Unit space to node space: the deletable nodes at `level` that still hold a surviving
+    /// unit, as a set of node ids.
+    pub fn alive_level_nodes(&self, level: usize, config: &IdSet) -> IdSet {
+        let ids: Vec<u32> = self
+            .level(level)
+            .iter()
+            .copied()
+            .filter(|&n| self.deletable(n) && self.present(n, config))
+            .map(|n| n.0)
+            .collect();
+        IdSet::from_unsorted(ids)
+    }
+
+    /// The surviving elements (children) of a list node, as a set of node ids.
+    pub fn elements(&self, list: NodeId, config: &IdSet) -> IdSet {
+        debug_assert_eq!(self.kind(list), Kind::List);
+        let ids: Vec<u32> = self
+            .children(list)
+            .iter()
+            .copied()
+            .filter(|&c| self.present(c, config))
+            .map(|c| c.0)
+            .collect();
+        IdSet::from_unsorted(ids)
+    }
+
+    /// Which nodes survive in `config`, computed once for all nodes.
+    pub fn liveness(&self, config: &IdSet) -> Liveness {
+        let n = self.len();
+        let mut surviving = vec![0u32; n];
+        for u in config.iter() {
+            if let Some(&leaf) = self.unit_leaf.get(u as usize) {
+                surviving[leaf.index()] = 1;
+            }
+        }
+        let mut live = vec![false; n];
+        // Children before parents: counts add up, and a rule lives iff its mandatory
+        // (non-list) children do. A list's liveness comes from its parent, so it waits.
+        for &id in self.bfs.iter().rev() {
+            let i = id.index();
+            match self.kinds[i] {
+                Kind::Token => live[i] = surviving[i] > 0,
+                Kind::List => {}
+                Kind::Rule(_) => {
+                    live[i] = self
+                        .children(id)
+                        .iter()
+                        .filter(|c| self.kinds[c.index()] != Kind::List)
+                        .all(|c| live[c.index()]);
+                }
+            }
+            if let Some(p) = self.parent(id) {
+                surviving[p.index()] += surviving[i];
+            }
+        }
+        // Parents before children: a list lives iff its parent does. The seeds never put a
+        // list at the root; here a root list (the start symbol) is always live.
+        for &id in &self.bfs {
+            let i = id.index();
+            if self.kinds[i] == Kind::List {
+                live[i] = self.parent(id).is_none_or(|p| live[p.index()]);
+            }
+        }
+        Liveness { surviving, live }
+    }
+
+    /// A readable outline of what survives: a node's label, then its present children in
+    /// braces separated by `; `. Meant for hand-built trees whose inner nodes carry labels.
+    pub fn outline(&self, config: &IdSet) -> String {
+        let mut out = String::new();
+        if self.present(self.root, config) {
+            self.outline_into(self.root, config, &mut out);
+        }
+        out
+    }
+
+    fn outline_into(&self, id: NodeId, config: &IdSet, out: &mut String) {
+        out.push_str(self.label(id));
+        let kids: Vec<NodeId> = self
+            .children(id)
+            .iter()
+            .copied()
+            .filter(|&c| self.present(c, config))
+            .collect();
+        if kids.is_empty() {
+            return;
+        }
+        out.push_str(" { ");
+        for (i, &c) in kids.iter().enumerate() {
+            if i > 0 {
+                out.push_str("; ");
+            }
+            self.outline_into(c, config, out);
+        }
+        out.push_str(" }");
+    }
+}
+
+/// Survival of every node under one configuration (see [`Tree::liveness`]).
+#[derive(Clone, Debug)]
+pub struct Liveness {
+    surviving: Vec<u32>,
+    live: Vec<bool>,
+}
+
+impl Liveness {
+    /// How many units under `id` survive.
+    pub fn surviving(&self, id: NodeId) -> u32 {
+        self.surviving[id.index()]
+    }
+
+    /// Whether any unit under `id` survives.
+    pub fn present(&self, id: NodeId) -> bool {
+        self.surviving[id.index()] > 0
+    }
+
+    /// Whether `id` still stands in the grammar: a token survives; a rule's mandatory
+    /// children are all live; a list's parent is live.
+    pub fn live(&self, id: NodeId) -> bool {
+        self.live[id.index()]
+    }
+}
+
+/// The ids of `set` in `lo..hi`.
+pub(crate) fn clip(set: &IdSet, lo: u32, hi: u32) -> IdSet {
+    let runs = set.runs();
+    let mut out = IdSet::new();
+    let start = runs.partition_point(|&(_, e)| e <= lo);
+    for &(s, e) in &runs[start..] {
+        if s >= hi {
+            break;
+        }
+        out.push_run(s.max(lo), e.min(hi));
+    }
+    out
+}
+
+fn intersects(set: &IdSet, lo: u32, hi: u32) -> bool {
+    let runs = set.runs();
+    let i = runs.partition_point(|&(_, e)| e <= lo);
+    runs.get(i).is_some_and(|&(s, _)| s < hi)
+}

@@ -1,0 +1,144 @@
+//! The tree strategies as a schedule pass: infer a tree from the current best and reduce over it.
+//!
+//! Main types: [`TreeStrategy`] (`hdd`, `hdd-probdd`, `perses`, `perses-probdd`, `tpdd`) and
+//! [`TreePass`], a [`Pass`] that, each time it runs, infers a tree from `driver.best()` with
+//! [`infer`] and drives the chosen policy through [`Driver::run_policy`], so candidates take the
+//! same path (cache, pool, oracle) as every other pass.
+//!
+//! ```
+//! use myhill::{Driver, EvalOptions, FnOracle, Pass};
+//! use myhill::tree::TreePass;
+//! // Interesting iff the call to crash survives and the braces still balance.
+//! let oracle = FnOracle::new(|b: &[u8]| {
+//!     let text = String::from_utf8_lossy(b);
+//!     text.contains("crash();") && text.matches('{').count() == text.matches('}').count()
+//! });
+//! let input = b"int main() {\n    setup();\n    if (x) {\n        crash();\n    }\n}\n";
+//! let mut driver = Driver::new(input.to_vec(), &oracle, EvalOptions::default());
+//! let mut pass = TreePass::by_name("tpdd").unwrap();
+//! pass.run(&mut driver).unwrap();
+//! assert!(driver.best().len() < input.len());
+//! assert!(String::from_utf8_lossy(driver.best()).contains("crash();"));
+//! ```
+//!
+//! Knobs are the pages' own: HDD starts at level 0, ProbDD's prior is 0.1, T-PDD's sigma 0.5;
+//! T-PDD's gain counts bytes rather than units (see [`TreeStrategy::policy`]).
+//! Limits: the tree is inferred afresh on every run of the pass, not kept across passes.
+
+use super::Tree;
+use super::infer::infer;
+use crate::driver::{Driver, Pass};
+use crate::eval::Stop;
+use crate::policy::{DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, TPdd};
+use crate::units::Units;
+use std::str::FromStr;
+use std::sync::Arc;
+
+/// A tree policy and its inner list policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TreeStrategy {
+    Hdd,
+    HddProbDD,
+    Perses,
+    PersesProbDD,
+    TPdd,
+}
+
+impl TreeStrategy {
+    pub const ALL: [TreeStrategy; 5] = [
+        TreeStrategy::Hdd,
+        TreeStrategy::HddProbDD,
+        TreeStrategy::Perses,
+        TreeStrategy::PersesProbDD,
+        TreeStrategy::TPdd,
+    ];
+
+    /// The T-PDD prior of a list element.
+    pub const SIGMA: f64 = 0.5;
+    /// ProbDD's prior when it is the inner list policy.
+    pub const PROBDD_PRIOR: f64 = 0.1;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TreeStrategy::Hdd => "hdd",
+            TreeStrategy::HddProbDD => "hdd-probdd",
+            TreeStrategy::Perses => "perses",
+            TreeStrategy::PersesProbDD => "perses-probdd",
+            TreeStrategy::TPdd => "tpdd",
+        }
+    }
+
+    /// The policy over `tree`, whose leaves are `units`. T-PDD weighs each unit by its length
+    /// in bytes: lexemes differ in size, and with a plain count a one-unit subtree (a comment
+    /// line, an `#include`) could never reach T-PDD's gain threshold.
+    pub fn policy(self, tree: Arc<Tree>, units: &Units) -> Box<dyn Policy> {
+        let ddmin: PolicyFactory = Arc::new(|| Box::new(DDMin));
+        let probdd: PolicyFactory = Arc::new(|| Box::new(ProbDD::new(Self::PROBDD_PRIOR)));
+        match self {
+            TreeStrategy::Hdd => Box::new(Hdd::new(tree, 0, ddmin)),
+            TreeStrategy::HddProbDD => Box::new(Hdd::new(tree, 0, probdd)),
+            TreeStrategy::Perses => Box::new(Perses::new(tree, ddmin)),
+            TreeStrategy::PersesProbDD => Box::new(Perses::new(tree, probdd)),
+            TreeStrategy::TPdd => {
+                let bytes: Arc<[f64]> = (0..units.len() as u32)
+                    .map(|u| units.unit(u).len() as f64)
+                    .collect();
+                Box::new(TPdd::weighted(tree, Self::SIGMA, bytes))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for TreeStrategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for TreeStrategy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        TreeStrategy::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = TreeStrategy::ALL.iter().map(|t| t.name()).collect();
+                format!("unknown tree strategy {s:?}: use {}", names.join(", "))
+            })
+    }
+}
+
+/// Reduces the current best over a tree inferred from it.
+#[derive(Clone, Debug)]
+pub struct TreePass {
+    pub strategy: TreeStrategy,
+}
+
+impl TreePass {
+    pub fn new(strategy: TreeStrategy) -> TreePass {
+        TreePass { strategy }
+    }
+
+    /// The pass for a strategy name (`hdd`, `hdd-probdd`, `perses`, `perses-probdd`, `tpdd`).
+    pub fn by_name(name: &str) -> Result<TreePass, String> {
+        name.parse().map(TreePass::new)
+    }
+}
+
+impl Pass for TreePass {
+    fn name(&self) -> String {
+        format!("{}/tree", self.strategy)
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let Some(inferred) = infer(driver.best()) else {
+            return Ok(());
+        };
+        driver.count_max("tree_nodes", inferred.tree.len() as f64);
+        driver.count_max("tree_depth", inferred.tree.max_depth() as f64);
+        let mut policy = self
+            .strategy
+            .policy(Arc::new(inferred.tree), &inferred.units);
+        driver.run_policy(&inferred.units, &mut policy).map(drop)
+    }
+}
