@@ -45,6 +45,23 @@ pub const STRATEGIES: &[(&str, &str)] = &[
         "ddmin-complement",
         "ddmin that removes one chunk at a time and keeps its granularity",
     ),
+    (
+        "hdd",
+        "HDD over inferred structure (brackets, lines, separators), DDMin per level",
+    ),
+    (
+        "hdd-probdd",
+        "HDD over inferred structure, ProbDD per level",
+    ),
+    (
+        "perses",
+        "Perses over inferred structure: node replacement, one List at a time",
+    ),
+    ("perses-probdd", "Perses with ProbDD as the List minimizer"),
+    (
+        "tpdd",
+        "T-PDD: one belief per node of the inferred tree for the whole run",
+    ),
 ];
 
 /// The names, comma-separated, for messages.
@@ -132,6 +149,12 @@ pub fn schedule(name: &str, units: Option<Granularity>) -> Result<Schedule, Stri
         };
         return Ok(Schedule {
             passes,
+            to_fixpoint: true,
+        });
+    }
+    if let Ok(tree) = crate::tree::TreePass::by_name(name) {
+        return Ok(Schedule {
+            passes: vec![Box::new(tree)],
             to_fixpoint: true,
         });
     }
