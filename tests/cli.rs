@@ -581,6 +581,47 @@ fn max_tests_stops_early_with_the_best_so_far() {
 }
 
 #[test]
+fn a_result_that_does_not_pass_again_is_replaced_by_one_that_does() {
+    let case = Case::new();
+    case.file("in.txt", b"ab x cd");
+    let marker = case.path("seen");
+    // "x" alone passes only the first time it is tested, like a reduced program whose
+    // undefined behaviour happens to print the right thing once.
+    case.script(
+        "t.sh",
+        &format!(
+            r#"grep -q x "$1" || exit 1
+[ "$(cat "$1")" = x ] || exit 0
+[ -e {m} ] && exit 1
+touch {m}"#,
+            m = marker.display()
+        ),
+    );
+    let out = case.run(&[
+        "reduce",
+        "-j",
+        "1",
+        "./t.sh",
+        "in.txt",
+        "-o",
+        "out",
+        "--stats-json",
+        "s.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let result = case.read("out");
+    assert_ne!(result, b"x");
+    assert!(result.contains(&b'x'));
+    assert!(
+        stderr(&out).contains("flaky on reduced inputs"),
+        "{}",
+        stderr(&out)
+    );
+    let stats = json(&case.path("s.json"));
+    assert_eq!(stats["final_bytes"], result.len());
+}
+
+#[test]
 fn help_reads_well() {
     let out = Command::new(BIN).arg("--help").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

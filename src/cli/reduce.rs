@@ -7,10 +7,14 @@ use super::{EXIT_INTERRUPTED, EXIT_OK, Fail, ReduceArgs};
 use myhill::oracle::Reconfirm;
 use myhill::{Cancel, Driver, EvalOptions, Event, Oracle, Report, Stop, Verdict};
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::Instant;
+
+/// How many accepted results are kept in memory to fall back on.
+const HISTORY: usize = 16;
 
 pub fn run(args: ReduceArgs) -> Result<i32, Fail> {
     let schedule = myhill::strategy::schedule(&args.strategy, args.units).map_err(Fail::setup)?;
@@ -63,6 +67,8 @@ pub fn run(args: ReduceArgs) -> Result<i32, Fail> {
     };
     let ui = Rc::new(RefCell::new(Ui::new(args.t.quiet, original.len())));
     let write_error: Rc<RefCell<Option<String>>> = Rc::new(RefCell::new(None));
+    // The last accepted results, to fall back on if the final one does not re-check.
+    let history: Rc<RefCell<VecDeque<Vec<u8>>>> = Rc::new(RefCell::new(VecDeque::new()));
     let mut driver = Driver::new(original.clone(), active, options);
     for outcome in judged {
         driver.evaluator().record_external(&original, outcome);
@@ -75,9 +81,16 @@ pub fn run(args: ReduceArgs) -> Result<i32, Fail> {
     }
     {
         let (ui, out, err) = (ui.clone(), out_path.clone(), write_error.clone());
+        let history = history.clone();
         driver.set_listener(move |event| match event {
             Event::PassStarted { pass } => ui.borrow_mut().pass_started(pass),
             Event::Reduced { bytes, .. } => {
+                let mut h = history.borrow_mut();
+                if h.len() == HISTORY {
+                    h.pop_front();
+                }
+                h.push_back(bytes.to_vec());
+                drop(h);
                 if let Err(e) = write_atomic(&out, bytes, mode) {
                     err.borrow_mut()
                         .get_or_insert(format!("cannot write {}: {e}", out.display()));
@@ -95,9 +108,45 @@ pub fn run(args: ReduceArgs) -> Result<i32, Fail> {
     let outcome = schedule.run(&mut driver);
     let mut report = driver.report();
     report.wall = started.elapsed();
-    let best = driver.best().to_vec();
+    let mut best = driver.best().to_vec();
     drop(driver);
     ui.borrow_mut().finish_line();
+
+    // One more real run of the result: a test that is flaky on reduced inputs (undefined
+    // behaviour in a reduced program, say) can accept a candidate on a lucky run.
+    let mut final_check_runs = 0u64;
+    let interrupted = outcome == Err(Stop::Interrupted);
+    if !interrupted && best != original {
+        let cancel = Cancel::child_of(Some(interrupt.clone()));
+        let mut confirms = |bytes: &[u8]| {
+            final_check_runs += 1;
+            oracle
+                .test(bytes, &cancel)
+                .is_ok_and(|o| o.verdict == Verdict::Interesting)
+        };
+        if !confirms(&best) {
+            let mut fallback = original.clone();
+            let older: Vec<Vec<u8>> = history.borrow().iter().rev().skip(1).cloned().collect();
+            for candidate in older {
+                if confirms(&candidate) && confirms(&candidate) {
+                    fallback = candidate;
+                    break;
+                }
+            }
+            eprintln!(
+                "myhill: warning: the result was interesting once but not when run again: the test is \
+                 flaky on reduced inputs (often undefined behaviour in a reduced program; make the test \
+                 stricter, e.g. compile with -fsanitize=address,undefined). Falling back to the last \
+                 result that passed twice ({} bytes).",
+                fallback.len()
+            );
+            best = fallback;
+        }
+    }
+    report.final_bytes = best.len();
+    report
+        .counters
+        .insert("final_check_runs".into(), final_check_runs as f64);
 
     // The best is already on disk; write it once more in case a write failed mid-run.
     if let Err(e) = write_atomic(&out_path, &best, mode) {
@@ -130,14 +179,6 @@ pub fn run(args: ReduceArgs) -> Result<i32, Fail> {
     };
     report.stopped = outcome.err();
 
-    if args.t.allow_flaky && code == EXIT_OK {
-        let again = oracle.test(&best, &Cancel::child_of(Some(interrupt.clone())));
-        if !again.is_ok_and(|o| o.verdict == Verdict::Interesting) {
-            eprintln!(
-                "myhill: warning: the final result did not re-confirm as interesting (the test is flaky)"
-            );
-        }
-    }
     if !args.t.quiet {
         eprint!("{}", summary(&report, *first_check_runs));
         eprintln!("myhill: result written to {}", out_path.display());
