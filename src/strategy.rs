@@ -7,7 +7,7 @@
 //!
 //! ```
 //! let s = myhill::strategy::schedule("default", None).unwrap();
-//! assert_eq!(s.passes.len(), 4);
+//! assert_eq!(s.passes.len(), 5);
 //! assert!(myhill::strategy::schedule("nope", None).is_err());
 //! ```
 //!
@@ -23,7 +23,7 @@ use std::sync::Arc;
 pub const STRATEGIES: &[(&str, &str)] = &[
     (
         "default",
-        "binary splitting over lines, a whitespace squeeze, tokens, and bytes when worth it, to a fixpoint",
+        "binary splitting over lines, a whitespace squeeze, T-PDD over the inferred tree, tokens, and bytes when worth it, to a fixpoint",
     ),
     (
         "classic",
@@ -125,6 +125,7 @@ pub fn schedule(name: &str, units: Option<Granularity>) -> Result<Schedule, Stri
             None => vec![
                 unit_pass(Lines, "split"),
                 Box::new(SqueezeWhitespace),
+                Box::new(crate::tree::TreePass::new(crate::tree::TreeStrategy::TPdd)),
                 unit_pass(Tokens, "split"),
                 Box::new(BytesWhenWorthIt(UnitPass::new(
                     Bytes,
