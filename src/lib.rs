@@ -23,6 +23,7 @@
 //! ```
 
 pub mod demos;
+pub mod dfa;
 pub mod driver;
 pub mod eval;
 pub mod idset;
@@ -30,6 +31,7 @@ pub mod oracle;
 pub mod policy;
 pub mod units;
 
+pub use dfa::{DfaOptions, DfaPass, dfa_schedule};
 pub use driver::{Driver, Event, Pass, PassStats, Report, Schedule, UnitPass};
 pub use eval::{EvalOptions, EvalStats, Evaluator, Stop};
 pub use idset::IdSet;
