@@ -1,7 +1,8 @@
-//! The colouring problem as SAT on varisat: one live solver per word, answering every colour bound.
+//! The colouring problem as SAT on varisat: one live solver per segment, answering every colour bound.
 //!
-//! Main type: [`ColouringSolver`]. Variables, for `P = n + 1` positions, a colour cap `K` and
-//! the symbols that occur at least twice (`Σ₂`):
+//! Main types: [`Segment`] (the units an encoding covers: the whole word, or a window of it)
+//! and [`ColouringSolver`]. Variables, for `P = n + 1` positions of a segment of `n` units, a
+//! colour cap `K` and the symbols that occur there at least twice (`Σ₂`):
 //! - `x[i][k]`: position `i` may take colour `k` (`P·K`); decoding takes the smallest true one;
 //! - `t[a][p][q]`: colour `p` reading `a` goes to `q` (`|Σ₂|·K²`), at most one `q` per `(a, p)`;
 //! - `used[i][k]`: colour `k` occurs at some position `<= i` (`P·K`), for symmetry breaking.
@@ -24,7 +25,6 @@
 //! behind varisat's 8 KiB buffer, which sets the granularity of both checks.
 
 use super::colouring::Colouring;
-use super::word::Word;
 use std::cell::Cell;
 use std::io::{self, Write};
 use std::rc::Rc;
@@ -101,7 +101,34 @@ fn at_most_one_clauses(k: usize) -> usize {
     }
 }
 
-/// A varisat solver holding the colouring encoding of one word.
+/// The units one encoding covers, with how often each symbol occurs among them.
+pub(crate) struct Segment<'w> {
+    symbols: &'w [u32],
+    occurrences: Vec<u32>,
+}
+
+impl<'w> Segment<'w> {
+    pub(crate) fn new(symbols: &'w [u32], alphabet_len: usize) -> Segment<'w> {
+        let mut occurrences = vec![0u32; alphabet_len];
+        for &s in symbols {
+            occurrences[s as usize] += 1;
+        }
+        Segment {
+            symbols,
+            occurrences,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    fn repeats(&self, symbol: u32) -> bool {
+        self.occurrences[symbol as usize] > 1
+    }
+}
+
+/// A varisat solver holding the colouring encoding of one segment.
 pub(crate) struct ColouringSolver {
     solver: Solver<'static>,
     guard: Rc<Guard>,
@@ -115,32 +142,38 @@ pub(crate) struct ColouringSolver {
 }
 
 impl ColouringSolver {
-    /// Clauses of the base encoding (without learned pairs) at `k` colours.
-    pub(crate) fn estimated_clauses(word: &Word, k: usize) -> usize {
-        let p = word.len() + 1;
-        let repeated_positions = word
-            .symbols()
+    /// Clauses of the encoding at `k` colours with `pairs` learned pairs.
+    pub(crate) fn estimated_clauses(segment: &Segment, k: usize, pairs: usize) -> usize {
+        let p = segment.len() + 1;
+        let repeated_positions = segment
+            .symbols
             .iter()
-            .filter(|&&s| word.occurrences(s) > 1)
+            .filter(|&&s| segment.repeats(s))
             .count();
-        let repeated_symbols = (0..word.alphabet_len() as u32)
-            .filter(|&s| word.occurrences(s) > 1)
-            .count();
-        p + 4 * p * k + repeated_positions * k * k + repeated_symbols * k * at_most_one_clauses(k)
+        let repeated_symbols = segment.occurrences.iter().filter(|&&c| c > 1).count();
+        p + 4 * p * k
+            + repeated_positions * k * k
+            + repeated_symbols * k * at_most_one_clauses(k)
+            + pairs * k
     }
 
-    /// The most colours, at most `max_colours` and at most `n`, whose base encoding fits in
-    /// `max_clauses`; 0 when not even 2 fit.
-    pub(crate) fn colour_cap(word: &Word, max_colours: usize, max_clauses: usize) -> usize {
-        let mut k = max_colours.min(word.len());
-        while k >= 2 && Self::estimated_clauses(word, k) > max_clauses {
+    /// The most colours, at most `max_colours` and at most `n`, whose encoding with `pairs`
+    /// learned pairs fits in `max_clauses`; 0 when not even 2 fit.
+    pub(crate) fn colour_cap(
+        segment: &Segment,
+        pairs: usize,
+        max_colours: usize,
+        max_clauses: usize,
+    ) -> usize {
+        let mut k = max_colours.min(segment.len());
+        while k >= 2 && Self::estimated_clauses(segment, k, pairs) > max_clauses {
             k -= 1;
         }
         if k < 2 { 0 } else { k }
     }
 
-    /// Encodes `word` with `cap` colours and the given learned pairs.
-    pub(crate) fn new(word: &Word, cap: usize, pairs: &[(u32, u32)]) -> ColouringSolver {
+    /// Encodes `segment` with `cap` colours and the given learned pairs (segment positions).
+    pub(crate) fn new(segment: &Segment, cap: usize, pairs: &[(u32, u32)]) -> ColouringSolver {
         assert!(
             cap >= 2,
             "a colouring needs at least two colours to separate 0 from n"
@@ -148,7 +181,7 @@ impl ColouringSolver {
         let guard = Rc::new(Guard::default());
         let mut solver = Solver::new();
         solver.write_proof(GuardWriter(guard.clone()), ProofFormat::Varisat);
-        let positions = word.len() + 1;
+        let positions = segment.len() + 1;
         let k = cap;
         let colour_vars: Vec<Var> = (0..positions * k).map(|_| solver.new_var()).collect();
         let used_vars: Vec<Var> = (0..positions * k).map(|_| solver.new_var()).collect();
@@ -185,9 +218,9 @@ impl ColouringSolver {
         }
         // Transitions, only for symbols that occur twice or more.
         let mut transition_vars: Vec<Var> = Vec::new();
-        let transition_base: Vec<Option<usize>> = (0..word.alphabet_len() as u32)
+        let transition_base: Vec<Option<usize>> = (0..segment.occurrences.len() as u32)
             .map(|s| {
-                (word.occurrences(s) > 1).then(|| {
+                segment.repeats(s).then(|| {
                     let base = transition_vars.len();
                     transition_vars.extend((0..k * k).map(|_| solver.new_var()));
                     base
@@ -195,8 +228,8 @@ impl ColouringSolver {
             })
             .collect();
         let t = |base: usize, p: usize, q: usize| transition_vars[base + p * k + q].positive();
-        for i in 0..word.len() {
-            let Some(base) = transition_base[word.symbol(i) as usize] else {
+        for (i, &symbol) in segment.symbols.iter().enumerate() {
+            let Some(base) = transition_base[symbol as usize] else {
                 continue;
             };
             for p in 0..k {
@@ -326,6 +359,11 @@ impl ColouringSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dfa::word::Word;
+
+    fn whole(w: &Word) -> Segment<'_> {
+        Segment::new(w.symbols(), w.alphabet_len())
+    }
 
     const GENEROUS: SolveBudget = SolveBudget {
         time: Duration::from_secs(30),
@@ -338,7 +376,7 @@ mod tests {
         // a looser bound after one more pair.
         let w = Word::from_symbols(b"abab");
         let mut pairs = vec![(0, 4), (0, 1), (1, 2), (0, 2)];
-        let mut s = ColouringSolver::new(&w, 4, &pairs);
+        let mut s = ColouringSolver::new(&whole(&w), 4, &pairs);
         assert_eq!(s.solve_within(2, GENEROUS), Answer::NoneWithin);
         let Answer::Found(c) = s.solve_within(3, GENEROUS) else {
             panic!("three colours suffice")
@@ -367,7 +405,7 @@ mod tests {
             .collect();
         let w = Word::from_symbols(&bytes);
         let pairs: Vec<(u32, u32)> = (0..150).map(|i| (i, 300 - i)).collect();
-        let mut s = ColouringSolver::new(&w, 8, &pairs);
+        let mut s = ColouringSolver::new(&whole(&w), 8, &pairs);
         let tight = SolveBudget {
             time: Duration::from_secs(30),
             proof_bytes: 1,
@@ -382,11 +420,13 @@ mod tests {
     #[test]
     fn the_cap_shrinks_to_fit_the_clause_limit() {
         let w = Word::from_symbols(&[b'a'; 100]);
-        let cap = ColouringSolver::colour_cap(&w, 64, 50_000);
-        assert!(cap >= 2 && ColouringSolver::estimated_clauses(&w, cap) <= 50_000);
-        assert!(ColouringSolver::estimated_clauses(&w, cap + 1) > 50_000);
-        assert_eq!(ColouringSolver::colour_cap(&w, 64, 10), 0);
-        let s = ColouringSolver::new(&w, cap, &[]);
-        assert!(s.clauses() <= ColouringSolver::estimated_clauses(&w, cap));
+        let seg = whole(&w);
+        let pairs: Vec<(u32, u32)> = (0..50).map(|i| (i, i + 50)).collect();
+        let cap = ColouringSolver::colour_cap(&seg, pairs.len(), 64, 50_000);
+        assert!(cap >= 2 && ColouringSolver::estimated_clauses(&seg, cap, pairs.len()) <= 50_000);
+        assert!(ColouringSolver::estimated_clauses(&seg, cap + 1, pairs.len()) > 50_000);
+        assert_eq!(ColouringSolver::colour_cap(&seg, 0, 64, 10), 0);
+        let s = ColouringSolver::new(&seg, cap, &pairs);
+        assert!(s.clauses() <= ColouringSolver::estimated_clauses(&seg, cap, pairs.len()));
     }
 }

@@ -1,7 +1,8 @@
 //! The search on one word: colourings in, candidates out, failures learned, until interval-minimal.
 //!
 //! Main types: [`Induction`], [`Round`], [`Candidate`]. Each round is one of:
-//! 1. the whole-word deletion, once, so that `(0, n)` is a learned fact rather than a guess;
+//! 1. the whole-word deletion, once, so that `(0, n)` is a learned fact rather than a guess
+//!    (and likewise a window's whole span before it is first coloured);
 //! 2. a SAT colouring with the fewest colours found by an upward search from a lower bound
 //!    (the larger of the learned clique and the last bound proved impossible), growing by half
 //!    each step, with no optimality proof: the quotient's shortest word, then each colour
@@ -9,12 +10,20 @@
 //! 3. when the solver gave up, was capped out, or is switched off: the next untested
 //!    canonical intervals, widest first, each of which is a valid single-merge colouring.
 //!
+//! A word longer than [`DfaOptions::window`] units is coloured one window at a time: the
+//! positions of the window are encoded, every other position keeps a colour of its own, and
+//! the window's last position may not share a colour with a position reading the same
+//! symbol (their successors would have to merge outside the window). Windows overlap by
+//! half, a search stays in one for a few rounds and restarts, after a reduction, in the
+//! window where the deletion began. A window is exhausted when the colours it needs no
+//! longer fit its clause cap; when all are, only the fallback walk is left.
+//!
 //! Every failed interval deletion becomes a learned pair (with its shift class) and goes into
 //! the live solver at once. The search ends exactly when every canonical interval is known to
 //! fail. Nothing here runs a test: the pass hands candidates to the driver and reports back.
 
 use super::colouring::Colouring;
-use super::encoding::{Answer, ColouringSolver, GiveUp, SolveBudget};
+use super::encoding::{Answer, ColouringSolver, GiveUp, Segment, SolveBudget};
 use super::known::Known;
 use super::quotient::Quotient;
 use super::word::Word;
@@ -24,7 +33,9 @@ use std::time::{Duration, Instant};
 /// Where a candidate came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Origin {
-    Whole,
+    /// The whole word, or the whole span of a window, tested before colouring it so that
+    /// its two ends are a learned pair rather than an assumption.
+    Span,
     ShortestPath,
     ClassInterval,
     Fallback,
@@ -64,6 +75,41 @@ pub(crate) struct InductionStats {
     pub(crate) solver_rounds: u64,
     pub(crate) fallback_rounds: u64,
     pub(crate) carried_pairs: u64,
+    pub(crate) windows_exhausted: u64,
+}
+
+/// Positions `start..=end` of the word that one encoding covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Window {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
+impl Window {
+    fn holds(&self, i: usize, j: usize) -> bool {
+        self.start <= i && j <= self.end
+    }
+}
+
+/// The live solver of the current window.
+struct WindowSolver {
+    solver: ColouringSolver,
+    /// The most colours an encoding of this window may offer within the clause limit.
+    cap_limit: usize,
+}
+
+/// What the solver has to offer this round.
+enum Colour {
+    Found(Colouring),
+    /// Test the deletion of the window's span before colouring it.
+    SpanFirst(usize, usize),
+    Nothing,
+}
+
+/// Why a window gave no colouring.
+enum NoColouring {
+    GaveUp,
+    Exhausted,
 }
 
 /// The state of the search on one word.
@@ -71,13 +117,14 @@ pub(crate) struct Induction {
     word: Word,
     known: Known,
     options: DfaOptions,
-    /// The most colours an encoding of this word may offer within the clause limit.
-    cap: usize,
-    solver: Option<ColouringSolver>,
-    /// The solver is of no more use on this word (capped out or switched off).
-    retired: bool,
-    /// Where the next colour search starts: bounds below it were proved impossible or gave up.
-    start_colours: usize,
+    windows: Vec<Window>,
+    exhausted: Vec<bool>,
+    /// Where each window's next colour search starts: bounds below were proved impossible
+    /// or gave up.
+    start_colours: Vec<usize>,
+    current: usize,
+    rounds_here: usize,
+    live: Option<WindowSolver>,
     pub(crate) stats: InductionStats,
 }
 
@@ -85,9 +132,33 @@ fn grow(k: usize) -> usize {
     k + (k / 2).max(1)
 }
 
+/// Windows of `width` units overlapping by half and covering positions `0..=n`.
+fn cover(n: usize, width: usize) -> Vec<Window> {
+    if n <= width {
+        return vec![Window { start: 0, end: n }];
+    }
+    let stride = (width / 2).max(1);
+    let mut out = Vec::new();
+    let mut start = 0;
+    loop {
+        let end = (start + width).min(n);
+        out.push(Window { start, end });
+        if end == n {
+            return out;
+        }
+        start += stride;
+    }
+}
+
 impl Induction {
-    /// Starts on `word`, already knowing that the deletions `carried` fail.
-    pub(crate) fn new(word: Word, options: &DfaOptions, carried: &[(usize, usize)]) -> Induction {
+    /// Starts on `word`, already knowing that the deletions `carried` fail, searching first in
+    /// the window that holds position `near`.
+    pub(crate) fn new(
+        word: Word,
+        options: &DfaOptions,
+        carried: &[(usize, usize)],
+        near: usize,
+    ) -> Induction {
         let mut known = Known::new(&word);
         let mut stats = InductionStats::default();
         for &(i, j) in carried {
@@ -95,19 +166,18 @@ impl Induction {
                 stats.carried_pairs += 1;
             }
         }
-        let cap = if options.use_solver {
-            ColouringSolver::colour_cap(&word, options.max_colours, options.max_clauses)
-        } else {
-            0
-        };
+        let windows = cover(word.len(), options.window.max(2));
+        let current = windows.iter().rposition(|w| w.start <= near).unwrap_or(0);
         Induction {
+            exhausted: vec![!options.use_solver; windows.len()],
+            start_colours: vec![2; windows.len()],
+            windows,
+            current,
+            rounds_here: 0,
             word,
             known,
             options: options.clone(),
-            cap,
-            solver: None,
-            retired: cap < 2,
-            start_colours: 2,
+            live: None,
             stats,
         }
     }
@@ -130,21 +200,30 @@ impl Induction {
         if n > 0 && !self.known.contains(0, n) {
             return Some(Round {
                 colouring: None,
-                candidates: vec![self.interval_candidate(0, n, Origin::Whole)],
+                candidates: vec![self.interval_candidate(0, n, Origin::Span)],
             });
         }
         if self.is_interval_minimal() {
             return None;
         }
-        if let Some(colouring) = self.colour() {
-            let candidates = self.candidates_from(&colouring);
-            if !candidates.is_empty() {
-                self.stats.solver_rounds += 1;
+        match self.colour() {
+            Colour::Found(colouring) => {
+                let candidates = self.candidates_from(&colouring);
+                if !candidates.is_empty() {
+                    self.stats.solver_rounds += 1;
+                    return Some(Round {
+                        colouring: Some(colouring),
+                        candidates,
+                    });
+                }
+            }
+            Colour::SpanFirst(i, j) => {
                 return Some(Round {
-                    colouring: Some(colouring),
-                    candidates,
+                    colouring: None,
+                    candidates: vec![self.interval_candidate(i, j, Origin::Span)],
                 });
             }
+            Colour::Nothing => {}
         }
         self.stats.fallback_rounds += 1;
         let batch = self
@@ -169,11 +248,15 @@ impl Induction {
             return;
         };
         let fresh = self.known.learn(&self.word, i, j);
-        if let Some(solver) = self.solver.as_mut().filter(|s| !s.is_dead()) {
+        let window = self.windows[self.current];
+        if let Some(live) = self.live.as_mut().filter(|l| !l.solver.is_dead()) {
             for (a, b) in fresh {
-                solver.add_pair(a as usize, b as usize);
+                let (a, b) = (a as usize, b as usize);
+                if window.holds(a, b) {
+                    live.solver.add_pair(a - window.start, b - window.start);
+                }
             }
-            self.stats.max_clauses = self.stats.max_clauses.max(solver.clauses());
+            self.stats.max_clauses = self.stats.max_clauses.max(live.solver.clauses());
         }
     }
 
@@ -228,76 +311,167 @@ impl Induction {
         }
     }
 
-    /// A consistent colouring separating every learned pair, or `None` if the solver cannot
-    /// give one within its bounds.
-    fn colour(&mut self) -> Option<Colouring> {
-        if self.retired {
-            return None;
-        }
-        let mut k = self.start_colours.max(self.known.clique_bound()).max(2);
-        loop {
-            if k > self.cap {
-                self.retired = true;
-                self.solver = None;
-                return None;
-            }
-            if self
-                .solver
-                .as_ref()
-                .is_none_or(|s| s.is_dead() || s.cap() < k)
+    /// A consistent colouring separating every learned pair, or nothing if the solver cannot
+    /// give one within its bounds in any window.
+    fn colour(&mut self) -> Colour {
+        for _ in 0..self.windows.len() {
+            if (self.rounds_here >= self.options.window_rounds.max(1)
+                || self.exhausted[self.current])
+                && self.advance().is_none()
             {
+                return Colour::Nothing;
+            }
+            let window = self.windows[self.current];
+            if !self.known.contains(window.start, window.end) {
+                return Colour::SpanFirst(window.start, window.end);
+            }
+            match self.colour_in_window() {
+                Ok(colouring) => {
+                    self.rounds_here += 1;
+                    return Colour::Found(colouring);
+                }
+                Err(NoColouring::GaveUp) => return Colour::Nothing,
+                Err(NoColouring::Exhausted) => {
+                    self.stats.windows_exhausted += 1;
+                    self.exhausted[self.current] = true;
+                    self.live = None;
+                }
+            }
+        }
+        Colour::Nothing
+    }
+
+    /// Moves to the next window that is not exhausted, if any.
+    fn advance(&mut self) -> Option<()> {
+        let count = self.windows.len();
+        let next = (1..=count)
+            .map(|step| (self.current + step) % count)
+            .find(|&w| !self.exhausted[w])?;
+        if next != self.current {
+            self.live = None;
+        }
+        self.current = next;
+        self.rounds_here = 0;
+        Some(())
+    }
+
+    /// The learned pairs inside `window`, in its coordinates, plus the pairs that keep its
+    /// last position apart from positions reading the same symbol.
+    fn window_pairs(&self, window: Window) -> Vec<(u32, u32)> {
+        let at = |p: usize| (p - window.start) as u32;
+        let mut pairs: Vec<(u32, u32)> = self
+            .known
+            .pairs()
+            .iter()
+            .filter(|&&(i, j)| window.holds(i as usize, j as usize))
+            .map(|&(i, j)| (at(i as usize), at(j as usize)))
+            .collect();
+        if window.end < self.word.len() {
+            let exit = self.word.symbol(window.end);
+            for p in window.start..window.end {
+                if self.word.symbol(p) == exit && !self.known.contains(p, window.end) {
+                    pairs.push((at(p), at(window.end)));
+                }
+            }
+        }
+        pairs
+    }
+
+    fn colour_in_window(&mut self) -> Result<Colouring, NoColouring> {
+        let window = self.windows[self.current];
+        let clique_inside = self
+            .known
+            .clique()
+            .iter()
+            .filter(|&&p| window.holds(p as usize, p as usize))
+            .count();
+        let mut k = self.start_colours[self.current].max(clique_inside).max(2);
+        loop {
+            if self
+                .live
+                .as_ref()
+                .is_none_or(|l| l.solver.is_dead() || l.solver.cap() < k)
+            {
+                let started = Instant::now();
+                let pairs = self.window_pairs(window);
+                let segment = Segment::new(
+                    &self.word.symbols()[window.start..window.end],
+                    self.word.alphabet_len(),
+                );
+                let cap_limit = ColouringSolver::colour_cap(
+                    &segment,
+                    pairs.len(),
+                    self.options.max_colours,
+                    self.options.max_clauses,
+                );
+                if k > cap_limit {
+                    return Err(NoColouring::Exhausted);
+                }
                 // Room for a few growth steps, but no more: every colour offered costs
                 // O(n·K) clauses and slows even the easy solves.
-                let cap = (2 * k).max(8).min(self.cap);
-                let started = Instant::now();
-                let solver = ColouringSolver::new(&self.word, cap, self.known.pairs());
+                let cap = (2 * k).max(8).min(cap_limit);
+                let solver = ColouringSolver::new(&segment, cap, &pairs);
                 let spent = started.elapsed();
                 self.stats.build_time += spent;
                 self.stats.sat_time += spent;
                 self.stats.builds += 1;
                 self.stats.max_clauses = self.stats.max_clauses.max(solver.clauses());
-                self.solver = Some(solver);
+                self.live = Some(WindowSolver { solver, cap_limit });
             }
             let budget = self.budget();
-            let solver = self.solver.as_mut().expect("built above");
+            let live = self.live.as_mut().expect("built above");
             let started = Instant::now();
-            let answer = solver.solve_within(k, budget);
+            let answer = live.solver.solve_within(k, budget);
             let spent = started.elapsed();
             self.stats.solves += 1;
             self.stats.sat_time += spent;
             self.stats.longest_solve = self.stats.longest_solve.max(spent);
+            let cap_limit = live.cap_limit;
             match answer {
-                Answer::Found(colouring) => {
+                Answer::Found(inside) => {
+                    let colouring = self.embed(window, &inside);
                     debug_assert_eq!(colouring.violation(&self.word, self.known.pairs()), None);
-                    self.stats.max_colours = self.stats.max_colours.max(colouring.colours());
-                    return Some(colouring);
+                    self.stats.max_colours = self.stats.max_colours.max(inside.colours());
+                    return Ok(colouring);
                 }
                 Answer::NoneWithin => {
-                    self.start_colours = k + 1;
-                    k = if k == self.cap {
-                        k + 1
-                    } else {
-                        grow(k).min(self.cap)
-                    };
+                    self.start_colours[self.current] = k + 1;
+                    k = grow(k);
+                    if k > cap_limit {
+                        return Err(NoColouring::Exhausted);
+                    }
                 }
                 Answer::GaveUp(why) => {
                     self.stats.gave_up += 1;
                     if why == GiveUp::Deadline {
                         self.stats.gave_up_deadline += 1;
                     }
-                    self.solver = None;
+                    self.live = None;
                     // Not a proof, only a hint: a bound this hard is not worth retrying.
-                    self.start_colours = if k == self.cap {
-                        k + 1
+                    let next = grow(k).min(cap_limit.max(k + 1));
+                    self.start_colours[self.current] = next;
+                    return Err(if next > cap_limit {
+                        NoColouring::Exhausted
                     } else {
-                        grow(k).min(self.cap)
-                    };
-                    if self.start_colours > self.cap {
-                        self.retired = true;
-                    }
-                    return None;
+                        NoColouring::GaveUp
+                    });
                 }
             }
         }
+    }
+
+    /// The whole word's colouring: the window's colours inside it, a fresh one elsewhere.
+    fn embed(&self, window: Window, inside: &Colouring) -> Colouring {
+        let outside = inside.colours() as u32;
+        let raw: Vec<u32> = (0..=self.word.len())
+            .map(|p| {
+                if window.holds(p, p) {
+                    inside.colour(p - window.start)
+                } else {
+                    outside + p as u32
+                }
+            })
+            .collect();
+        Colouring::from_colours(&raw)
     }
 }

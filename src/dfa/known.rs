@@ -107,12 +107,8 @@ impl Known {
         }
     }
 
-    /// Colours needed by any colouring that separates the known pairs, as far as the clique shows.
-    pub(crate) fn clique_bound(&self) -> usize {
-        self.clique.len().max(1)
-    }
-
-    #[cfg(test)]
+    /// Pairwise-known positions: any colouring that separates the known pairs needs at
+    /// least this many colours on them.
     pub(crate) fn clique(&self) -> &[u32] {
         &self.clique
     }

@@ -60,6 +60,10 @@ pub struct DfaOptions {
     pub solve_time: Duration,
     /// DRAT proof bytes one solve may produce before it is abandoned (reproducible).
     pub solve_proof_bytes: u64,
+    /// Longer words are coloured one window of this many units at a time.
+    pub window: usize,
+    /// Rounds a search spends in one window before it moves to the next.
+    pub window_rounds: usize,
     /// Untested canonical intervals proposed per round when the solver cannot help.
     pub fallback_batch: usize,
     /// Off: skip SAT and walk the canonical intervals widest first (for comparisons).
@@ -73,7 +77,9 @@ impl Default for DfaOptions {
             max_colours: 64,
             max_clauses: 1_000_000,
             solve_time: Duration::from_secs(1),
-            solve_proof_bytes: 1 << 20,
+            solve_proof_bytes: 256 << 10,
+            window: 256,
+            window_rounds: 4,
             fallback_batch: 16,
             use_solver: true,
         }

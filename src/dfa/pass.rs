@@ -16,6 +16,15 @@ use crate::policy::{DDMin, Policy};
 use crate::units::{Granularity, Units};
 use std::sync::Arc;
 
+/// What the search on a word hands to the search on the smaller word after a reduction.
+#[derive(Default)]
+struct Restart {
+    /// Failing deletions of the old word that are failing deletions of the new one.
+    carried: Vec<(usize, usize)>,
+    /// Where the accepted deletion began: the search resumes in the window there.
+    near: usize,
+}
+
 /// SAT-backed DFA induction over the units of one granularity.
 pub struct DfaPass {
     granularity: Granularity,
@@ -76,7 +85,7 @@ impl Pass for DfaPass {
         if self.proven_minimal.as_deref() == Some(driver.best()) {
             return Ok(());
         }
-        let mut carried: Vec<(usize, usize)> = Vec::new();
+        let mut restart = Restart::default();
         loop {
             let units = Units::cut(driver.best(), self.granularity);
             if units.is_empty() {
@@ -87,13 +96,18 @@ impl Pass for DfaPass {
                 driver.count("dfa.skipped_too_large", 1.0);
                 return Ok(());
             }
-            let mut induction = Induction::new(Word::new(&units), &self.options, &carried);
+            let mut induction = Induction::new(
+                Word::new(&units),
+                &self.options,
+                &restart.carried,
+                restart.near,
+            );
             let learned_before = induction.known().canonical_known();
             let outcome = self.search(driver, &mut induction);
             let learned = induction.known().canonical_known() - learned_before;
             report(driver, &induction.stats, learned);
             match outcome? {
-                Some(next_carried) => carried = next_carried,
+                Some(next) => restart = next,
                 None => {
                     driver.count("dfa.interval_minimal", 1.0);
                     self.proven_minimal = Some(driver.best().to_vec());
@@ -106,12 +120,12 @@ impl Pass for DfaPass {
 
 impl DfaPass {
     /// Runs rounds on one word until a reduction (returns the pairs that carry over to the
-    /// new word) or interval-minimality (returns `None`).
+    /// new word, and where the deletion began) or interval-minimality (returns `None`).
     fn search(
         &self,
         driver: &mut Driver,
         induction: &mut Induction,
-    ) -> Result<Option<Vec<(usize, usize)>>, Stop> {
+    ) -> Result<Option<Restart>, Stop> {
         while let Some(round) = induction.next_round() {
             let mut bytes: Vec<Option<Vec<u8>>> = Vec::with_capacity(round.candidates.len());
             for c in &round.candidates {
@@ -146,7 +160,7 @@ impl DfaPass {
                     Origin::ShortestPath => "dfa.accepted_shortest_path",
                     Origin::ClassInterval => "dfa.accepted_interval",
                     Origin::Fallback => "dfa.accepted_fallback",
-                    Origin::Whole => "dfa.accepted_whole",
+                    Origin::Span => "dfa.accepted_span",
                 };
                 driver.count(counter, 1.0);
                 let carried = if self.recuts_alike(driver, induction, &won.symbols) {
@@ -154,7 +168,8 @@ impl DfaPass {
                 } else {
                     Vec::new()
                 };
-                return Ok(Some(carried));
+                let near = won.interval.map_or(0, |(i, _)| i);
+                return Ok(Some(Restart { carried, near }));
             }
         }
         Ok(None)

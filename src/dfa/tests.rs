@@ -71,6 +71,8 @@ fn small_options() -> DfaOptions {
     DfaOptions {
         max_colours: 12,
         fallback_batch: 4,
+        window: 10,
+        window_rounds: 2,
         ..DfaOptions::default()
     }
 }
@@ -97,12 +99,13 @@ fn drive_checking(
 ) -> Result<Vec<u8>, TestCaseError> {
     let mut best = input;
     let mut carried = Vec::new();
+    let mut near = 0;
     'words: loop {
         let units = Units::cut(&best, Granularity::Bytes);
         if units.is_empty() {
             return Ok(best);
         }
-        let mut induction = Induction::new(Word::new(&units), options, &carried);
+        let mut induction = Induction::new(Word::new(&units), options, &carried, near);
         while let Some(round) = induction.next_round() {
             let word = induction.word();
             let n = word.len();
@@ -146,6 +149,7 @@ fn drive_checking(
             }
             if let Some(w) = winner {
                 carried = induction.carried_over(&round.candidates[w]);
+                near = round.candidates[w].interval.map_or(0, |(i, _)| i);
                 best = round.candidates[w].bytes.clone();
                 continue 'words;
             }

@@ -68,10 +68,6 @@ impl Word {
         self.spelling.len()
     }
 
-    pub(crate) fn occurrences(&self, symbol: u32) -> u32 {
-        self.occurrences[symbol as usize]
-    }
-
     pub(crate) fn spelling(&self, symbol: u32) -> &[u8] {
         &self.spelling[symbol as usize]
     }
@@ -155,7 +151,6 @@ mod tests {
         let word = Word::new(&units);
         assert_eq!(word.symbols(), &[0, 1, 0, 1, 2]);
         assert_eq!(word.spelling(0), b"ab");
-        assert_eq!(word.occurrences(0), 2);
         assert_eq!(
             word.spell(&word.delete(1, 3)),
             b"ab ab cd"[..2]
