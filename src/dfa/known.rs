@@ -237,6 +237,31 @@ mod tests {
             }
         }
 
+        /// The backward closure of issue 4: every pair learned for free deletes to the same
+        /// string as a canonical pair that was actually learned, so it is known to fail.
+        #[test]
+        fn free_pairs_delete_to_learned_strings(s in proptest::collection::vec(0u8..2, 2..24),
+                                                learn in proptest::collection::vec((0usize..25, 0usize..25), 1..20)) {
+            let w = Word::from_symbols(&s);
+            let n = w.len();
+            let mut k = Known::new(&w);
+            for (a, b) in learn {
+                let (i, j) = (a.min(b) % (n + 1), a.max(b) % (n + 1));
+                if i < j {
+                    k.learn(&w, i, j);
+                }
+            }
+            let learned: std::collections::HashSet<Vec<u32>> = k
+                .canonical_learned()
+                .iter()
+                .map(|&(i, j)| w.delete(i as usize, j as usize))
+                .collect();
+            for &(i, j) in k.pairs() {
+                prop_assert!(learned.contains(&w.delete(i as usize, j as usize)));
+            }
+            prop_assert_eq!(k.canonical_known() as usize, learned.len());
+        }
+
         #[test]
         fn the_clique_is_pairwise_known(s in proptest::collection::vec(0u8..3, 2..20),
                                         learn in proptest::collection::vec((0usize..20, 0usize..20), 0..40)) {

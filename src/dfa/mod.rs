@@ -78,7 +78,7 @@ impl Default for DfaOptions {
             max_clauses: 1_000_000,
             solve_time: Duration::from_secs(1),
             solve_proof_bytes: 256 << 10,
-            window: 256,
+            window: 128,
             window_rounds: 4,
             fallback_batch: 16,
             use_solver: true,

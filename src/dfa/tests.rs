@@ -274,15 +274,18 @@ pub(crate) fn dead_beef(b: &[u8]) -> bool {
         .is_some_and(|i| b[i + 2..].windows(2).any(|w| w == [0xBE, 0xEF]))
 }
 
-/// The DFA pass alone on featureless bytes: every solve stays within its bound and the run
-/// ends interval-minimal. (The 2 KB figure is measured by `examples/dfa_bench.rs`.)
+/// The DFA pass alone on 2 KB of featureless bytes: every solve stays within its bound and
+/// the run ends interval-minimal. (`examples/dfa_bench.rs` measures it with the defaults.)
 #[test]
 fn random_bytes_solves_stay_bounded_and_the_run_ends() {
-    let input = planted_random_bytes(384, 7);
+    let input = planted_random_bytes(2048, 7);
     let oracle = FnOracle::new(dead_beef);
     let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+    // Tighter than the defaults so the test stays quick in a debug build.
     let options = DfaOptions {
         solve_time: Duration::from_millis(200),
+        max_clauses: 200_000,
+        window: 128,
         ..DfaOptions::default()
     };
     let mut pass = super::DfaPass::new(Granularity::Bytes, options);
@@ -291,9 +294,10 @@ fn random_bytes_solves_stay_bounded_and_the_run_ends() {
     let counters = driver.report().counters;
     assert_eq!(counters["dfa.interval_minimal"], 1.0);
     assert!(counters["dfa.solves"] > 0.0);
-    // The deadline is checked each time varisat flushes 8 KiB of proof: allow that slack.
+    // The deadline is checked each time varisat flushes 8 KiB of proof, so a solve that
+    // trips it overruns by one flush: allow as much again.
     assert!(
-        counters["dfa.longest_solve_seconds"] < 0.2 + 0.3,
+        counters["dfa.longest_solve_seconds"] < 2.0 * 0.2,
         "a solve ran {} s",
         counters["dfa.longest_solve_seconds"]
     );
