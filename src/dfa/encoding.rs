@@ -7,9 +7,11 @@
 //! - `t[a][p][q]`: colour `p` reading `a` goes to `q` (`|Σ₂|·K²`), at most one `q` per `(a, p)`;
 //! - `used[i][k]`: colour `k` occurs at some position `<= i` (`P·K`), for symmetry breaking.
 //!
-//! Clauses: each position has a colour (`P`); `x[i][p] ∧ x[i+1][q] → t[S[i]][p][q]` for every
-//! position whose symbol repeats (at most `n·K²`, the bulk); at-most-one per `(a, p)` as a
-//! sequential counter (`3K` each, pairwise below 7 colours); position 0 takes colour 0 and
+//! Clauses: each position has exactly one colour (`P·(1 + 3K)`); `x[i][p] ∧ x[i+1][q] →
+//! t[S[i]][p][q]` and, redundant but measured to help, `x[i][p] ∧ t[S[i]][p][q] → x[i+1][q]`
+//! for every position whose symbol repeats (at most `2·n·K²`, the bulk); at most one target
+//! per `(a, p)`; at-most-one is Sinz's sequential counter (`3K` clauses, pairwise below 7
+//! colours); position 0 takes colour 0 and
 //! colour `k > 0` appears only after colour `k - 1` (`4·P·K`); each learned pair `(i, j)`
 //! gives `¬x[i][k] ∨ ¬x[j][k]` for all `k` (`K` binary clauses, added to the live solver).
 //! The size is `O(n·K²)`: a symbol that occurs once constrains nothing and gets no variables.
@@ -101,6 +103,28 @@ fn at_most_one_clauses(k: usize) -> usize {
     }
 }
 
+/// At most one of `lits`: pairwise below 7, else Sinz's sequential counter, where `seen[q]`
+/// says some literal up to `q` is true.
+fn at_most_one(solver: &mut Solver, lits: &[Lit], add: &mut impl FnMut(&mut Solver, &[Lit])) {
+    let k = lits.len();
+    if k < 7 {
+        for a in 0..k {
+            for b in a + 1..k {
+                add(solver, &[!lits[a], !lits[b]]);
+            }
+        }
+        return;
+    }
+    let seen: Vec<Lit> = (0..k - 1).map(|_| solver.new_var().positive()).collect();
+    add(solver, &[!lits[0], seen[0]]);
+    for q in 1..k - 1 {
+        add(solver, &[!lits[q], seen[q]]);
+        add(solver, &[!seen[q - 1], seen[q]]);
+        add(solver, &[!lits[q], !seen[q - 1]]);
+    }
+    add(solver, &[!lits[k - 1], !seen[k - 2]]);
+}
+
 /// The units one encoding covers, with how often each symbol occurs among them.
 pub(crate) struct Segment<'w> {
     symbols: &'w [u32],
@@ -151,8 +175,9 @@ impl ColouringSolver {
             .filter(|&&s| segment.repeats(s))
             .count();
         let repeated_symbols = segment.occurrences.iter().filter(|&&c| c > 1).count();
-        p + 4 * p * k
-            + repeated_positions * k * k
+        p * (1 + at_most_one_clauses(k))
+            + 4 * p * k
+            + 2 * repeated_positions * k * k
             + repeated_symbols * k * at_most_one_clauses(k)
             + pairs * k
     }
@@ -194,8 +219,11 @@ impl ColouringSolver {
         };
 
         for i in 0..positions {
-            let some_colour: Vec<Lit> = (0..k).map(|c| x(i, c)).collect();
-            add(&mut solver, &some_colour);
+            let colours: Vec<Lit> = (0..k).map(|c| x(i, c)).collect();
+            add(&mut solver, &colours);
+            // Not needed for soundness (decoding takes the smallest colour), but measured to
+            // save tests and solver time: see notes/dfa-induction.md.
+            at_most_one(&mut solver, &colours, &mut add);
         }
         // Symmetry breaking: colours in first-use order, starting with colour 0 at position 0.
         add(&mut solver, &[x(0, 0)]);
@@ -235,29 +263,15 @@ impl ColouringSolver {
             for p in 0..k {
                 for q in 0..k {
                     add(&mut solver, &[!x(i, p), !x(i + 1, q), t(base, p, q)]);
+                    // Implied by the rest, but lets a chosen transition propagate forwards.
+                    add(&mut solver, &[!x(i, p), !t(base, p, q), x(i + 1, q)]);
                 }
             }
         }
         for base in transition_base.iter().flatten() {
             for p in 0..k {
                 let targets: Vec<Lit> = (0..k).map(|q| t(*base, p, q)).collect();
-                if k < 7 {
-                    for a in 0..k {
-                        for b in a + 1..k {
-                            add(&mut solver, &[!targets[a], !targets[b]]);
-                        }
-                    }
-                } else {
-                    // Sinz's sequential counter: seen[q] = some target <= q is chosen.
-                    let seen: Vec<Lit> = (0..k - 1).map(|_| solver.new_var().positive()).collect();
-                    add(&mut solver, &[!targets[0], seen[0]]);
-                    for q in 1..k - 1 {
-                        add(&mut solver, &[!targets[q], seen[q]]);
-                        add(&mut solver, &[!seen[q - 1], seen[q]]);
-                        add(&mut solver, &[!targets[q], !seen[q - 1]]);
-                    }
-                    add(&mut solver, &[!targets[k - 1], !seen[k - 2]]);
-                }
+                at_most_one(&mut solver, &targets, &mut add);
             }
         }
         let mut this = ColouringSolver {
