@@ -6,6 +6,7 @@
 //!     cargo run --release --example dfa_bench random-2k    # cases whose name contains this
 //!     cargo run --release --example dfa_bench --only=dfa-pass,ddmin random
 //!     cargo run --release --example dfa_bench --window=512 --solve-ms=250 --proof-kib=512
+//!     cargo run --release --example dfa_bench --max-clauses=250000 --max-colours=32
 //!
 //! Strategies: `ddmin` and `probdd` (one run of the policy), `dfa` (the `dfa` schedule: ddmin,
 //! then the DFA pass, to a fixpoint), `dfa-pass` (the DFA pass alone) and `intervals` (the DFA
@@ -215,6 +216,9 @@ fn main() {
     }
     if let Some(kib) = number("proof-kib") {
         dfa.solve_proof_bytes = kib << 10;
+    }
+    if let Some(c) = number("max-clauses") {
+        dfa.max_clauses = c as usize;
     }
     if let Some(k) = number("max-colours") {
         dfa.max_colours = k as usize;

@@ -86,8 +86,13 @@ pub(crate) struct Window {
 }
 
 impl Window {
+    /// Whether both positions of the pair `i <= j` lie inside.
     fn holds(&self, i: usize, j: usize) -> bool {
         self.start <= i && j <= self.end
+    }
+
+    fn covers(&self, p: usize) -> bool {
+        self.holds(p, p)
     }
 }
 
@@ -383,7 +388,7 @@ impl Induction {
             .known
             .clique()
             .iter()
-            .filter(|&&p| window.holds(p as usize, p as usize))
+            .filter(|&&p| window.covers(p as usize))
             .count();
         let mut k = self.start_colours[self.current].max(clique_inside).max(2);
         loop {
@@ -465,7 +470,7 @@ impl Induction {
         let outside = inside.colours() as u32;
         let raw: Vec<u32> = (0..=self.word.len())
             .map(|p| {
-                if window.holds(p, p) {
+                if window.covers(p) {
                     inside.colour(p - window.start)
                 } else {
                     outside + p as u32

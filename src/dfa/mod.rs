@@ -75,7 +75,7 @@ impl Default for DfaOptions {
         DfaOptions {
             max_units: 16_384,
             max_colours: 64,
-            max_clauses: 1_000_000,
+            max_clauses: 250_000,
             solve_time: Duration::from_secs(1),
             solve_proof_bytes: 256 << 10,
             window: 128,

@@ -67,6 +67,7 @@ fn report(driver: &mut Driver, stats: &InductionStats, learned: u64) {
     driver.count("dfa.solver_rounds", stats.solver_rounds as f64);
     driver.count("dfa.fallback_rounds", stats.fallback_rounds as f64);
     driver.count("dfa.carried_pairs", stats.carried_pairs as f64);
+    driver.count("dfa.windows_exhausted", stats.windows_exhausted as f64);
     driver.count("dfa.learned_pairs", learned as f64);
     driver.count_max("dfa.max_colours", stats.max_colours as f64);
     driver.count_max("dfa.max_clauses", stats.max_clauses as f64);
