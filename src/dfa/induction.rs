@@ -480,3 +480,39 @@ impl Induction {
         Colouring::from_colours(&raw)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_overlap_by_half_and_cover_every_position() {
+        assert_eq!(cover(5, 8), vec![Window { start: 0, end: 5 }]);
+        let windows = cover(20, 8);
+        assert_eq!(windows.first(), Some(&Window { start: 0, end: 8 }));
+        assert_eq!(windows.last().map(|w| w.end), Some(20));
+        for pair in windows.windows(2) {
+            assert_eq!(pair[1].start, pair[0].start + 4);
+        }
+    }
+
+    #[test]
+    fn a_search_starts_with_the_whole_word_and_then_each_window_span() {
+        let word = Word::from_symbols(b"abcabcabcabcabcabcab");
+        let options = DfaOptions {
+            window: 8,
+            ..DfaOptions::default()
+        };
+        let mut search = Induction::new(word, &options, &[], 9);
+        let first = search.next_round().unwrap();
+        assert_eq!(first.candidates[0].interval, Some((0, 20)));
+        search.learn_failure(&first.candidates[0]);
+        // Position 9 lies in the windows starting at 4 and 8; the search begins in the later one.
+        let second = search.next_round().unwrap();
+        assert_eq!(second.candidates[0].origin, Origin::Span);
+        assert_eq!(
+            second.candidates[0].interval,
+            Some(search.word().canonical(8, 16))
+        );
+    }
+}
