@@ -109,13 +109,18 @@ fn main() {
             let first_pass: Rc<Cell<Option<(u64, u64, f64)>>> = Rc::new(Cell::new(None));
             let seen = first_pass.clone();
             let started = Instant::now();
-            driver.set_listener(move |e| {
-                if let Event::PassDone { stats } = e
-                    && seen.get().is_none()
-                {
+            driver.set_listener(move |e| match e {
+                Event::PassDone { stats } if seen.get().is_none() => {
                     let left = GREETER.len() as u64 - stats.bytes_removed;
-                    seen.set(Some((stats.tests, left, started.elapsed().as_secs_f64())));
+                    let secs = started.elapsed().as_secs_f64();
+                    eprintln!(
+                        "{}: {} tests, {left} bytes, {secs:.0} s",
+                        stats.name, stats.tests
+                    );
+                    seen.set(Some((stats.tests, left, secs)));
                 }
+                Event::Reduced { pass, bytes } => eprintln!("{pass}: {} bytes", bytes.len()),
+                _ => {}
             });
             let one = |make: fn() -> Box<dyn Policy>| Schedule {
                 passes: vec![Box::new(UnitPass::new(g, Arc::new(make)))],
