@@ -19,7 +19,8 @@
 //! longer fit its clause cap; when all are, only the fallback walk is left.
 //!
 //! Every failed interval deletion becomes a learned pair (with its shift class) and goes into
-//! the live solver at once. The search ends exactly when every canonical interval is known to
+//! the live solver at once; a failed shortest path that deletes several intervals teaches no
+//! pair. The search ends exactly when every canonical interval is known to
 //! fail. Nothing here runs a test: the pass hands candidates to the driver and reports back.
 
 use super::colouring::Colouring;
