@@ -26,6 +26,7 @@ pub mod bisect;
 pub mod certify;
 pub mod command;
 pub mod demos;
+pub mod dfa;
 pub mod driver;
 pub mod eval;
 pub mod idset;
@@ -36,6 +37,7 @@ pub mod strategy;
 pub mod tree;
 pub mod units;
 
+pub use dfa::{DfaOptions, DfaPass, dfa_schedule};
 pub use driver::{Driver, Event, Pass, PassStats, Report, Schedule, UnitPass};
 pub use eval::{EvalOptions, EvalStats, Evaluator, Stop};
 pub use idset::IdSet;

@@ -1,0 +1,265 @@
+//! Measures the DFA pass in-process against ddmin and ProbDD: oracle calls, final size, SAT
+//! time, and whether the result is interval-minimal (checked by brute force afterwards, with
+//! calls not counted).
+//!
+//!     cargo run --release --example dfa_bench              # every case
+//!     cargo run --release --example dfa_bench random-2k    # cases whose name contains this
+//!     cargo run --release --example dfa_bench --only=dfa-pass,ddmin random
+//!     cargo run --release --example dfa_bench --window=512 --solve-ms=250 --proof-kib=512
+//!     cargo run --release --example dfa_bench --max-clauses=250000 --max-colours=32
+//!
+//! Strategies: `ddmin` and `probdd` (one run of the policy), `dfa` (the `dfa` schedule: ddmin,
+//! then the DFA pass, to a fixpoint), `dfa-pass` (the DFA pass alone) and `intervals` (the DFA
+//! pass with SAT switched off: canonical intervals widest first, the baseline SAT must beat).
+
+use myhill::{
+    DDMin, DfaOptions, DfaPass, Driver, EvalOptions, FnOracle, Granularity, Pass, Policy, ProbDD,
+    Schedule, UnitPass, Units, dfa_schedule,
+};
+use std::sync::Arc;
+use std::time::Instant;
+
+type Test = Arc<dyn Fn(&[u8]) -> bool + Send + Sync>;
+
+struct Case {
+    name: &'static str,
+    what: &'static str,
+    input: Vec<u8>,
+    granularity: Granularity,
+    test: Test,
+}
+
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed | 1;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
+/// `len` pseudo-random bytes with DE AD planted at a third and BE EF at three quarters, and
+/// both bytes DE and BE scrubbed everywhere else.
+fn planted_random(len: usize, seed: u64) -> Vec<u8> {
+    let mut next = xorshift(seed);
+    let mut bytes: Vec<u8> = (0..len)
+        .map(|_| match (next() >> 24) as u8 {
+            0xDE | 0xBE => 0,
+            b => b,
+        })
+        .collect();
+    bytes[len / 3..len / 3 + 2].copy_from_slice(&[0xDE, 0xAD]);
+    bytes[len * 3 / 4..len * 3 / 4 + 2].copy_from_slice(&[0xBE, 0xEF]);
+    bytes
+}
+
+fn dead_beef(b: &[u8]) -> bool {
+    b.windows(2)
+        .position(|w| w == [0xDE, 0xAD])
+        .is_some_and(|i| b[i + 2..].windows(2).any(|w| w == [0xBE, 0xEF]))
+}
+
+/// A random balanced bracket term of about `len` bytes with one `x` inside.
+fn brackets(len: usize, seed: u64) -> Vec<u8> {
+    let mut next = xorshift(seed);
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    while out.len() < len || depth > 0 {
+        let open = out.len() < len && (depth == 0 || next().is_multiple_of(2));
+        if open {
+            out.push(b'(');
+            depth += 1;
+        } else {
+            out.push(b')');
+            depth -= 1;
+        }
+    }
+    let at = out.len() * 2 / 3;
+    out.insert(at, b'x');
+    out
+}
+
+fn balanced_with_x(b: &[u8]) -> bool {
+    let mut depth = 0i64;
+    for &c in b {
+        depth += match c {
+            b'(' => 1,
+            b')' => -1,
+            _ => 0,
+        };
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0 && b.contains(&b'x')
+}
+
+fn cases() -> Vec<Case> {
+    let seed_200: Vec<u8> = (0..200)
+        .flat_map(|i| format!("step {i}\n").into_bytes())
+        .collect();
+    let steps = |b: &[u8]| {
+        let want: [&[u8]; 3] = [b"step 37", b"step 118", b"step 161"];
+        let mut k = 0;
+        for line in b.split(|&c| c == b'\n') {
+            if k < 3 && line == want[k] {
+                k += 1;
+            }
+        }
+        k == 3
+    };
+    vec![
+        Case {
+            name: "seed-200",
+            what: "200 lines `step i`, needs steps 37, 118, 161 in order (lines)",
+            input: seed_200,
+            granularity: Granularity::Lines,
+            test: Arc::new(steps),
+        },
+        Case {
+            name: "random-2k",
+            what: "2048 random bytes needing DE AD then BE EF (bytes)",
+            input: planted_random(2048, 0xC0FFEE),
+            granularity: Granularity::Bytes,
+            test: Arc::new(dead_beef),
+        },
+        Case {
+            name: "random-512",
+            what: "the same at 512 bytes (bytes)",
+            input: planted_random(512, 0xC0FFEE),
+            granularity: Granularity::Bytes,
+            test: Arc::new(dead_beef),
+        },
+        Case {
+            name: "brackets-300",
+            what: "a random balanced bracket term with one x; must stay balanced (bytes)",
+            input: brackets(300, 42),
+            granularity: Granularity::Bytes,
+            test: Arc::new(balanced_with_x),
+        },
+    ]
+}
+
+struct Row {
+    tests: u64,
+    final_bytes: usize,
+    interval_minimal: bool,
+    wall: f64,
+    counters: std::collections::BTreeMap<String, f64>,
+}
+
+fn interval_minimal(bytes: &[u8], g: Granularity, test: &Test) -> bool {
+    let units = Units::cut(bytes, g);
+    let n = units.len() as u32;
+    (0..=n).all(|j| {
+        (0..j).all(|i| {
+            let mut cand = bytes[..units.offset(i)].to_vec();
+            cand.extend_from_slice(&bytes[units.offset(j)..]);
+            !test(&cand)
+        })
+    })
+}
+
+fn run(case: &Case, strategy: &str, dfa: &DfaOptions) -> Row {
+    let test = case.test.clone();
+    let oracle = FnOracle::new(move |b: &[u8]| test(b));
+    let mut driver = Driver::new(case.input.clone(), &oracle, EvalOptions::default());
+    let g = case.granularity;
+    let policy = |make: fn() -> Box<dyn Policy>| Schedule {
+        passes: vec![Box::new(UnitPass::new(g, Arc::new(make)))],
+        to_fixpoint: false,
+    };
+    let started = Instant::now();
+    match strategy {
+        "ddmin" => policy(|| Box::new(DDMin)).run(&mut driver),
+        "probdd" => policy(|| Box::new(ProbDD::default())).run(&mut driver),
+        "dfa" => dfa_schedule(g, dfa.clone()).run(&mut driver),
+        "dfa-pass" => DfaPass::new(g, dfa.clone()).run(&mut driver),
+        "intervals" => {
+            let options = DfaOptions {
+                use_solver: false,
+                ..dfa.clone()
+            };
+            DfaPass::new(g, options).run(&mut driver)
+        }
+        other => panic!("unknown strategy {other}"),
+    }
+    .expect("in-process runs cannot fail");
+    let wall = started.elapsed().as_secs_f64();
+    let report = driver.report();
+    Row {
+        tests: report.eval.tests_run,
+        final_bytes: report.final_bytes,
+        interval_minimal: interval_minimal(driver.best(), g, &case.test),
+        wall,
+        counters: report.counters,
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (flags, filter): (Vec<String>, Vec<String>) =
+        args.into_iter().partition(|a| a.starts_with("--"));
+    let flag = |name: &str| {
+        flags
+            .iter()
+            .find_map(|f| f.strip_prefix(&format!("--{name}=")).map(String::from))
+    };
+    let number = |name: &str| flag(name).map(|v| v.parse::<u64>().expect("a number"));
+    let mut dfa = DfaOptions::default();
+    if let Some(w) = number("window") {
+        dfa.window = w as usize;
+    }
+    if let Some(ms) = number("solve-ms") {
+        dfa.solve_time = std::time::Duration::from_millis(ms);
+    }
+    if let Some(kib) = number("proof-kib") {
+        dfa.solve_proof_bytes = kib << 10;
+    }
+    if let Some(c) = number("max-clauses") {
+        dfa.max_clauses = c as usize;
+    }
+    if let Some(k) = number("max-colours") {
+        dfa.max_colours = k as usize;
+    }
+    let only: Vec<String> = flag("only").into_iter().collect();
+    let strategies: Vec<String> = match only.first() {
+        Some(o) => o.split(',').map(String::from).collect(),
+        None => ["ddmin", "probdd", "dfa", "dfa-pass", "intervals"]
+            .map(String::from)
+            .to_vec(),
+    };
+    println!(
+        "| case | strategy | oracle calls | final bytes | interval-minimal | wall s | SAT s | solves | max K | longest solve s | gave up (deadline) | accepted path / interval / fallback |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for case in cases() {
+        if !filter.is_empty() && !filter.iter().any(|f| case.name.contains(f.as_str())) {
+            continue;
+        }
+        eprintln!("{}: {} ({} bytes)", case.name, case.what, case.input.len());
+        for strategy in &strategies {
+            let row = run(&case, strategy, &dfa);
+            let c = |k: &str| row.counters.get(k).copied().unwrap_or(0.0);
+            println!(
+                "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {:.3} | {} ({}) | {} / {} / {} |",
+                case.name,
+                strategy,
+                row.tests,
+                row.final_bytes,
+                if row.interval_minimal { "yes" } else { "no" },
+                row.wall,
+                c("dfa.sat_seconds"),
+                c("dfa.solves"),
+                c("dfa.max_colours"),
+                c("dfa.longest_solve_seconds"),
+                c("dfa.gave_up"),
+                c("dfa.gave_up_deadline"),
+                c("dfa.accepted_shortest_path"),
+                c("dfa.accepted_interval"),
+                c("dfa.accepted_fallback"),
+            );
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! SAT-backed DFA induction: the pass that deletes whole loops of an inferred automaton.
+//!
+//! Main types: [`DfaPass`] (a [`crate::Pass`] over one unit granularity), [`DfaOptions`] (its
+//! bounds) and [`dfa_schedule`] (the `dfa` strategy: ddmin, then this pass, to a fixpoint).
+//!
+//! The current input is a word `S` over unit contents. A colouring of its positions `0..=n`
+//! is a guess at which prefixes reach the same state of an automaton whose accepted strings
+//! are all interesting; a consistent one (equal colour and equal symbol lead to equal colour)
+//! that separates every learned pair is found by varisat with the fewest colours it can
+//! afford. The pass tests the quotient automaton's shortest accepted string, then each colour
+//! class's widest interval deletion; a failed deletion `[i, j)` is learned as "`i` and `j`
+//! differ". It stops exactly when every canonical interval deletion is known to fail, so its
+//! result is interval-minimal: no contiguous run of units can be deleted.
+//!
+//! ```
+//! use myhill::{DfaOptions, DfaPass, Driver, EvalOptions, FnOracle, Granularity, Pass};
+//! // Interesting iff an 'x' comes before a 'y'.
+//! let oracle = FnOracle::new(|b: &[u8]| {
+//!     b.iter().position(|&c| c == b'x').is_some_and(|i| b[i..].contains(&b'y'))
+//! });
+//! let mut driver = Driver::new(b"abxabcabyab".to_vec(), &oracle, EvalOptions::default());
+//! let mut pass = DfaPass::new(Granularity::Bytes, DfaOptions::default());
+//! pass.run(&mut driver).unwrap();
+//! assert_eq!(driver.best(), b"xy");
+//! assert_eq!(driver.report().counters["dfa.interval_minimal"], 1.0);
+//! ```
+//!
+//! Limits: interval-minimality costs one test per canonical interval of the final word that
+//! the cache does not already know, which is quadratic in its length; the learned pairs take
+//! `n²/2` bits, so words over [`DfaOptions::max_units`] are left alone (ddmin shrinks them
+//! first in the `dfa` schedule). A solve is bounded by colours, clauses, proof bytes and time
+//! (see `encoding`); when it gives up, the pass falls back to untested canonical intervals.
+//! The design and measurements are in `notes/dfa-induction.md`.
+
+mod colouring;
+mod encoding;
+mod induction;
+mod known;
+mod pass;
+mod quotient;
+mod word;
+
+#[cfg(test)]
+mod tests;
+
+pub use pass::{DfaPass, dfa_schedule};
+
+use std::time::Duration;
+
+/// Bounds and switches of the DFA pass.
+#[derive(Clone, Debug)]
+pub struct DfaOptions {
+    /// Words with more units are skipped (the learned-pair bitset is quadratic).
+    pub max_units: usize,
+    /// The most colours any encoding offers.
+    pub max_colours: usize,
+    /// The most clauses of a base encoding; the colour cap shrinks until it fits.
+    pub max_clauses: usize,
+    /// Wall-clock bound of one solve: a safety net, since it depends on the machine.
+    pub solve_time: Duration,
+    /// DRAT proof bytes one solve may produce before it is abandoned (reproducible).
+    pub solve_proof_bytes: u64,
+    /// Longer words are coloured one window of this many units at a time.
+    pub window: usize,
+    /// Rounds a search spends in one window before it moves to the next.
+    pub window_rounds: usize,
+    /// Untested canonical intervals proposed per round when the solver cannot help.
+    pub fallback_batch: usize,
+    /// Off: skip SAT and walk the canonical intervals widest first (for comparisons).
+    pub use_solver: bool,
+}
+
+impl Default for DfaOptions {
+    fn default() -> Self {
+        DfaOptions {
+            max_units: 16_384,
+            max_colours: 64,
+            max_clauses: 250_000,
+            solve_time: Duration::from_secs(1),
+            solve_proof_bytes: 256 << 10,
+            window: 128,
+            window_rounds: 4,
+            fallback_batch: 16,
+            use_solver: true,
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! The DFA pass as a [`Pass`]: an [`Induction`] per word, tested through the driver in order.
+//!
+//! Learning follows the order of proposals, never the order of completion: a round's
+//! candidates are fixed before testing, and only those before the winner (or all of them, if
+//! none won) are learned as failures, after `try_candidates` returns. Candidates whose failure
+//! the content cache already knows are learned at their place without a test. So the accepted
+//! reductions are the same for every `--jobs`, as long as no solve hits its wall-clock
+//! deadline (the proof-byte budget, which is reproducible, normally trips first).
+
+use super::DfaOptions;
+use super::induction::{Induction, InductionStats, Origin};
+use super::word::Word;
+use crate::driver::{Driver, Pass, Schedule, UnitPass};
+use crate::eval::Stop;
+use crate::policy::{DDMin, Policy};
+use crate::units::{Granularity, Units};
+use std::sync::Arc;
+
+/// What the search on a word hands to the search on the smaller word after a reduction.
+#[derive(Default)]
+struct Restart {
+    /// Failing deletions of the old word that are failing deletions of the new one.
+    carried: Vec<(usize, usize)>,
+    /// Where the accepted deletion began: the search resumes in the window there.
+    near: usize,
+}
+
+/// SAT-backed DFA induction over the units of one granularity.
+pub struct DfaPass {
+    granularity: Granularity,
+    options: DfaOptions,
+    /// The last input this pass proved interval-minimal, so a fixpoint round is free.
+    proven_minimal: Option<Vec<u8>>,
+}
+
+impl DfaPass {
+    pub fn new(granularity: Granularity, options: DfaOptions) -> DfaPass {
+        DfaPass {
+            granularity,
+            options,
+            proven_minimal: None,
+        }
+    }
+}
+
+/// The `dfa` strategy: ddmin over the units, then the DFA pass, repeated until neither removes anything.
+pub fn dfa_schedule(granularity: Granularity, options: DfaOptions) -> Schedule {
+    Schedule {
+        passes: vec![
+            Box::new(UnitPass::new(
+                granularity,
+                Arc::new(|| Box::new(DDMin) as Box<dyn Policy>),
+            )),
+            Box::new(DfaPass::new(granularity, options)),
+        ],
+        to_fixpoint: true,
+    }
+}
+
+fn report(driver: &mut Driver, stats: &InductionStats, learned: u64) {
+    driver.count("dfa.solves", stats.solves as f64);
+    driver.count("dfa.sat_seconds", stats.sat_time.as_secs_f64());
+    driver.count("dfa.build_seconds", stats.build_time.as_secs_f64());
+    driver.count("dfa.gave_up", stats.gave_up as f64);
+    driver.count("dfa.gave_up_deadline", stats.gave_up_deadline as f64);
+    driver.count("dfa.builds", stats.builds as f64);
+    driver.count("dfa.solver_rounds", stats.solver_rounds as f64);
+    driver.count("dfa.fallback_rounds", stats.fallback_rounds as f64);
+    driver.count("dfa.carried_pairs", stats.carried_pairs as f64);
+    driver.count("dfa.windows_exhausted", stats.windows_exhausted as f64);
+    driver.count("dfa.learned_pairs", learned as f64);
+    driver.count_max("dfa.max_colours", stats.max_colours as f64);
+    driver.count_max("dfa.max_clauses", stats.max_clauses as f64);
+    driver.count_max(
+        "dfa.longest_solve_seconds",
+        stats.longest_solve.as_secs_f64(),
+    );
+}
+
+impl Pass for DfaPass {
+    fn name(&self) -> String {
+        format!("dfa/{}", self.granularity)
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        if self.proven_minimal.as_deref() == Some(driver.best()) {
+            return Ok(());
+        }
+        let mut restart = Restart::default();
+        loop {
+            let units = Units::cut(driver.best(), self.granularity);
+            if units.is_empty() {
+                driver.count("dfa.interval_minimal", 1.0);
+                return Ok(());
+            }
+            if units.len() > self.options.max_units {
+                driver.count("dfa.skipped_too_large", 1.0);
+                return Ok(());
+            }
+            let mut induction = Induction::new(
+                Word::new(&units),
+                &self.options,
+                &restart.carried,
+                restart.near,
+            );
+            let learned_before = induction.known().canonical_known();
+            let outcome = self.search(driver, &mut induction);
+            let learned = induction.known().canonical_known() - learned_before;
+            report(driver, &induction.stats, learned);
+            match outcome? {
+                Some(next) => restart = next,
+                None => {
+                    driver.count("dfa.interval_minimal", 1.0);
+                    self.proven_minimal = Some(driver.best().to_vec());
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+impl DfaPass {
+    /// Runs rounds on one word until a reduction (returns the pairs that carry over to the
+    /// new word, and where the deletion began) or interval-minimality (returns `None`).
+    fn search(
+        &self,
+        driver: &mut Driver,
+        induction: &mut Induction,
+    ) -> Result<Option<Restart>, Stop> {
+        while let Some(round) = induction.next_round() {
+            let mut bytes: Vec<Option<Vec<u8>>> = Vec::with_capacity(round.candidates.len());
+            for c in &round.candidates {
+                let known_failure = c.interval.is_some()
+                    && driver
+                        .evaluator()
+                        .cached(&c.bytes)
+                        .is_some_and(|v| !v.is_interesting());
+                if known_failure {
+                    driver.count("dfa.cache_seeded_pairs", 1.0);
+                }
+                bytes.push((!known_failure).then(|| c.bytes.clone()));
+            }
+            let mut position = 0;
+            let mut next = || {
+                while position < bytes.len() {
+                    position += 1;
+                    if let Some(b) = bytes[position - 1].take() {
+                        return Some((b, position - 1));
+                    }
+                }
+                None
+            };
+            let winner = driver.try_candidates(&mut next)?;
+            let failed = winner.unwrap_or(round.candidates.len());
+            for c in &round.candidates[..failed] {
+                induction.learn_failure(c);
+            }
+            if let Some(w) = winner {
+                let won = &round.candidates[w];
+                let counter = match won.origin {
+                    Origin::ShortestPath => "dfa.accepted_shortest_path",
+                    Origin::ClassInterval => "dfa.accepted_interval",
+                    Origin::Fallback => "dfa.accepted_fallback",
+                    Origin::Span => "dfa.accepted_span",
+                };
+                driver.count(counter, 1.0);
+                let carried = if self.recuts_alike(driver, induction, &won.symbols) {
+                    induction.carried_over(won)
+                } else {
+                    Vec::new()
+                };
+                let near = won.interval.map_or(0, |(i, _)| i);
+                return Ok(Some(Restart { carried, near }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Carried pairs are positions of the candidate's symbols; they apply only if cutting the
+    /// accepted bytes again gives the same units (tokens can fuse across a deletion).
+    fn recuts_alike(&self, driver: &Driver, induction: &Induction, symbols: &[u32]) -> bool {
+        let units = Units::cut(driver.best(), self.granularity);
+        let word = induction.word();
+        units.len() == symbols.len()
+            && symbols
+                .iter()
+                .enumerate()
+                .all(|(i, &s)| units.unit(i as u32) == word.spelling(s))
+    }
+}

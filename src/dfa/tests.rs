@@ -1,0 +1,304 @@
+//! Properties of the whole pass: the colourings it uses, the strings it proposes, where it stops.
+
+use super::DfaOptions;
+use super::induction::{Induction, Origin};
+use super::quotient::Quotient;
+use super::word::Word;
+use crate::{Driver, EvalOptions, Event, FnOracle, Granularity, Pass, Units, dfa_schedule};
+use proptest::prelude::*;
+use std::time::Duration;
+
+/// What makes a small test input interesting.
+#[derive(Clone, Debug)]
+enum Predicate {
+    /// Contains this subsequence.
+    Subsequence(Vec<u8>),
+    /// Contains this subsequence and an even number of `a`s: not monotone under deletion.
+    SubsequenceEvenA(Vec<u8>),
+    /// The original, or any string whose hash is 0 mod 3: no structure at all.
+    Hashy(Vec<u8>),
+}
+
+fn has_subsequence(hay: &[u8], needle: &[u8]) -> bool {
+    let mut it = hay.iter();
+    needle.iter().all(|n| it.any(|h| h == n))
+}
+
+impl Predicate {
+    fn holds(&self, b: &[u8]) -> bool {
+        match self {
+            Predicate::Subsequence(p) => has_subsequence(b, p),
+            Predicate::SubsequenceEvenA(p) => {
+                has_subsequence(b, p) && b.iter().filter(|&&c| c == b'a').count().is_multiple_of(2)
+            }
+            Predicate::Hashy(original) => {
+                b == &original[..] || xxhash_rust::xxh3::xxh3_64(b).is_multiple_of(3)
+            }
+        }
+    }
+}
+
+/// An input over a small alphabet (so symbols repeat) and a predicate it satisfies.
+fn case(max_len: usize) -> impl Strategy<Value = (Vec<u8>, Predicate)> {
+    (
+        proptest::collection::vec(
+            prop_oneof![Just(b'a'), Just(b'b'), Just(b'c'), Just(b' ')],
+            1..max_len,
+        ),
+        proptest::collection::vec(any::<bool>(), max_len),
+        0u8..3,
+    )
+        .prop_map(|(input, keep, kind)| {
+            let pattern: Vec<u8> = input
+                .iter()
+                .zip(&keep)
+                .filter(|&(_, &k)| k)
+                .map(|(&c, _)| c)
+                .take(4)
+                .collect();
+            let even_a = input.iter().filter(|&&c| c == b'a').count() % 2 == 0;
+            let predicate = match kind {
+                0 => Predicate::Subsequence(pattern),
+                1 if even_a => Predicate::SubsequenceEvenA(pattern),
+                1 => Predicate::Subsequence(pattern),
+                _ => Predicate::Hashy(input.clone()),
+            };
+            (input, predicate)
+        })
+}
+
+fn small_options() -> DfaOptions {
+    DfaOptions {
+        max_colours: 12,
+        fallback_batch: 4,
+        window: 10,
+        window_rounds: 2,
+        ..DfaOptions::default()
+    }
+}
+
+/// Whether some interval of units can be deleted from `bytes` keeping it interesting.
+fn deletable_interval(bytes: &[u8], g: Granularity, p: &Predicate) -> Option<(usize, usize)> {
+    let units = Units::cut(bytes, g);
+    let n = units.len();
+    (0..=n)
+        .flat_map(|j| (0..j).map(move |i| (i, j)))
+        .find(|&(i, j)| {
+            let mut cand = bytes[..units.offset(i as u32)].to_vec();
+            cand.extend_from_slice(&bytes[units.offset(j as u32)..]);
+            p.holds(&cand)
+        })
+}
+
+/// Drives the search by hand, checking every round's colouring and candidates, and returns
+/// the final input.
+fn drive_checking(
+    input: Vec<u8>,
+    p: &Predicate,
+    options: &DfaOptions,
+) -> Result<Vec<u8>, TestCaseError> {
+    let mut best = input;
+    let mut carried = Vec::new();
+    let mut near = 0;
+    'words: loop {
+        let units = Units::cut(&best, Granularity::Bytes);
+        if units.is_empty() {
+            return Ok(best);
+        }
+        let mut induction = Induction::new(Word::new(&units), options, &carried, near);
+        while let Some(round) = induction.next_round() {
+            let word = induction.word();
+            let n = word.len();
+            prop_assert!(!round.candidates.is_empty());
+            if let Some(colouring) = &round.colouring {
+                prop_assert_eq!(colouring.violation(word, induction.known().pairs()), None);
+                prop_assert!(colouring.colours() <= n, "fewer colours than positions");
+                let quotient = Quotient::new(word, colouring);
+                let classes: Vec<(usize, usize)> = colouring
+                    .class_intervals()
+                    .into_iter()
+                    .map(|(i, j)| word.canonical(i, j))
+                    .collect();
+                for c in &round.candidates {
+                    match c.origin {
+                        Origin::ShortestPath => {
+                            prop_assert!(quotient.accepts(&c.symbols));
+                            prop_assert!(c.symbols.len() < n);
+                        }
+                        Origin::ClassInterval => {
+                            prop_assert!(classes.contains(&c.interval.unwrap()));
+                        }
+                        _ => prop_assert!(false, "a colouring round proposes paths and classes"),
+                    }
+                }
+            }
+            for c in &round.candidates {
+                prop_assert_eq!(word.spell(&c.symbols), c.bytes.clone());
+                if let Some((i, j)) = c.interval {
+                    prop_assert!(word.is_canonical(i, j));
+                    prop_assert!(
+                        !induction.known().contains(i, j),
+                        "a known failure is proposed again"
+                    );
+                    prop_assert_eq!(word.delete(i, j), c.symbols.clone());
+                }
+            }
+            let winner = round.candidates.iter().position(|c| p.holds(&c.bytes));
+            for c in &round.candidates[..winner.unwrap_or(round.candidates.len())] {
+                induction.learn_failure(c);
+            }
+            if let Some(w) = winner {
+                carried = induction.carried_over(&round.candidates[w]);
+                near = round.candidates[w].interval.map_or(0, |(i, _)| i);
+                best = round.candidates[w].bytes.clone();
+                continue 'words;
+            }
+        }
+        prop_assert!(induction.is_interval_minimal());
+        return Ok(best);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Every colouring the pass uses is consistent and separates every learned pair; every
+    /// shortest-path candidate is accepted by its quotient; no known failure is re-proposed.
+    #[test]
+    fn colourings_and_candidates_respect_what_is_known((input, p) in case(24)) {
+        let end = drive_checking(input, &p, &small_options())?;
+        prop_assert_eq!(deletable_interval(&end, Granularity::Bytes, &p), None);
+    }
+
+    /// The same with the SAT solver's budget so small that it gives up: the fallback walk
+    /// keeps the search going and it still ends interval-minimal.
+    #[test]
+    fn a_solver_that_gives_up_still_reaches_the_stop((input, p) in case(20)) {
+        let options = DfaOptions { solve_proof_bytes: 0, ..small_options() };
+        let end = drive_checking(input, &p, &options)?;
+        prop_assert_eq!(deletable_interval(&end, Granularity::Bytes, &p), None);
+    }
+
+    /// Through the driver at bytes and tokens, the pass stops where brute force finds no
+    /// deletable interval.
+    #[test]
+    fn the_pass_stops_interval_minimal((input, p) in case(28), tokens in any::<bool>()) {
+        let g = if tokens { Granularity::Tokens } else { Granularity::Bytes };
+        let oracle = FnOracle::new(|b: &[u8]| p.holds(b));
+        let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+        let mut pass = super::DfaPass::new(g, small_options());
+        pass.run(&mut driver).unwrap();
+        prop_assert!(p.holds(driver.best()));
+        prop_assert_eq!(deletable_interval(driver.best(), g, &p), None);
+        prop_assert_eq!(driver.report().counters.get("dfa.interval_minimal").copied(), Some(1.0));
+    }
+}
+
+/// Reductions accepted by the `dfa` schedule on `input`, with `jobs` workers.
+fn accepted(input: &[u8], p: &Predicate, jobs: usize) -> Vec<Vec<u8>> {
+    let oracle = FnOracle::new(|b: &[u8]| p.holds(b));
+    let mut driver = Driver::new(
+        input.to_vec(),
+        &oracle,
+        EvalOptions {
+            jobs,
+            ..EvalOptions::default()
+        },
+    );
+    let log = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = log.clone();
+    driver.set_listener(move |e| {
+        if let Event::Reduced { bytes, .. } = e {
+            sink.borrow_mut().push(bytes.to_vec());
+        }
+    });
+    dfa_schedule(Granularity::Bytes, small_options())
+        .run(&mut driver)
+        .unwrap();
+    drop(driver);
+    log.take()
+}
+
+#[test]
+fn jobs_change_speed_not_the_reductions() {
+    let inputs: [(&[u8], Predicate); 3] = [
+        (
+            b"abcabcabxabcabcaby abcabc",
+            Predicate::Subsequence(b"xy".to_vec()),
+        ),
+        (
+            b"ab ab cab  bca abc a",
+            Predicate::SubsequenceEvenA(b"cc".to_vec()),
+        ),
+        (
+            b"abcabcbacbcabacbabcab",
+            Predicate::Hashy(b"abcabcbacbcabacbabcab".to_vec()),
+        ),
+    ];
+    for (input, p) in inputs {
+        let one = accepted(input, &p, 1);
+        assert!(!one.is_empty());
+        assert_eq!(
+            one,
+            accepted(input, &p, 3),
+            "on {:?}",
+            String::from_utf8_lossy(input)
+        );
+    }
+}
+
+/// Pseudo-random bytes with `DE AD` and later `BE EF` planted (and scrubbed elsewhere).
+pub(crate) fn planted_random_bytes(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    let mut bytes: Vec<u8> = (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect();
+    for b in bytes.iter_mut() {
+        if *b == 0xDE || *b == 0xBE {
+            *b = 0x00;
+        }
+    }
+    bytes[len / 3..len / 3 + 2].copy_from_slice(&[0xDE, 0xAD]);
+    bytes[len * 3 / 4..len * 3 / 4 + 2].copy_from_slice(&[0xBE, 0xEF]);
+    bytes
+}
+
+pub(crate) fn dead_beef(b: &[u8]) -> bool {
+    b.windows(2)
+        .position(|w| w == [0xDE, 0xAD])
+        .is_some_and(|i| b[i + 2..].windows(2).any(|w| w == [0xBE, 0xEF]))
+}
+
+/// The DFA pass alone on 2 KB of featureless bytes: every solve stays within its bound and
+/// the run ends interval-minimal. (`examples/dfa_bench.rs` measures it with the defaults.)
+#[test]
+fn random_bytes_solves_stay_bounded_and_the_run_ends() {
+    let input = planted_random_bytes(2048, 7);
+    let oracle = FnOracle::new(dead_beef);
+    let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+    // Tighter than the defaults so the test stays quick in a debug build.
+    let options = DfaOptions {
+        solve_time: Duration::from_millis(200),
+        max_clauses: 200_000,
+        window: 128,
+        ..DfaOptions::default()
+    };
+    let mut pass = super::DfaPass::new(Granularity::Bytes, options);
+    pass.run(&mut driver).unwrap();
+    assert_eq!(driver.best(), [0xDE, 0xAD, 0xBE, 0xEF]);
+    let counters = driver.report().counters;
+    assert_eq!(counters["dfa.interval_minimal"], 1.0);
+    assert!(counters["dfa.solves"] > 0.0);
+    // The deadline is checked each time varisat flushes 8 KiB of proof, so a solve that
+    // trips it overruns by one flush: allow as much again.
+    assert!(
+        counters["dfa.longest_solve_seconds"] < 2.0 * 0.2,
+        "a solve ran {} s",
+        counters["dfa.longest_solve_seconds"]
+    );
+}
