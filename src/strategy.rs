@@ -153,6 +153,12 @@ pub fn schedule(name: &str, units: Option<Granularity>) -> Result<Schedule, Stri
             to_fixpoint: true,
         });
     }
+    if name == "dfa" {
+        return Ok(crate::dfa::dfa_schedule(
+            units.unwrap_or(Tokens),
+            crate::dfa::DfaOptions::default(),
+        ));
+    }
     if let Ok(tree) = crate::tree::TreePass::by_name(name) {
         return Ok(Schedule {
             passes: vec![Box::new(tree)],
