@@ -16,6 +16,8 @@ struct Row {
     one_minimal: Option<bool>,
     interval_minimal: Option<bool>,
     wall: f64,
+    /// Whether the test budget stopped it.
+    budget_hit: bool,
     /// (tests run, bytes) after the first check and at every improvement.
     trace: Vec<(u64, usize)>,
     stopped: Option<String>,
@@ -55,6 +57,7 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
         let options = EvalOptions {
             jobs: prepared.jobs,
             interrupt: Some(prepared.interrupt.clone()),
+            max_tests: args.max_tests.map(|m| m.saturating_sub(prepared.judged.len() as u64)),
             ..EvalOptions::default()
         };
         let mut driver = Driver::new(prepared.original.clone(), &oracle, options);
@@ -92,6 +95,7 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
         if outcome == Err(Stop::Interrupted) {
             interrupted = true;
         }
+        let budget_hit = outcome == Err(Stop::Budget);
         let units = Units::cut(&best, args.check_units);
         let check = |property| -> Option<bool> {
             let options = EvalOptions {
@@ -124,6 +128,7 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
             one_minimal,
             interval_minimal,
             wall,
+            budget_hit,
             trace: trace.borrow().clone(),
             stopped: outcome.err().map(|s| s.to_string()),
         });
@@ -145,6 +150,7 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
                     "interval_minimal": r.interval_minimal,
                     "check_units": args.check_units.name(),
                     "wall_seconds": r.wall,
+                    "budget_hit": r.budget_hit,
                     "stopped": r.stopped,
                     "trace": r.trace,
                 })
@@ -166,7 +172,7 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
             println!(
                 "{:<18} {:>8} {:>10} {:>11} {:>10} {:>16} {:>8.1}s",
                 r.strategy,
-                r.tests,
+                format!("{}{}", r.tests, if r.budget_hit { "*" } else { "" }),
                 r.cache_hits,
                 r.final_bytes,
                 yes_no(r.one_minimal),
@@ -175,7 +181,7 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
             );
         }
         println!(
-            "(from {} bytes; minimality at {} units, checked up to {} / {} units; \"-\" = not checked)",
+            "(from {} bytes; minimality at {} units, checked up to {} / {} units; \"-\" = not checked; * = stopped by --max-tests)",
             prepared.original.len(),
             args.check_units,
             args.check_limit,

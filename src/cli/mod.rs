@@ -134,6 +134,10 @@ pub struct CompareArgs {
     /// Check interval-minimality only for results of at most this many units.
     #[arg(long, default_value_t = 40, value_name = "N")]
     pub interval_limit: usize,
+
+    /// Give each strategy at most this many tests (the first check included).
+    #[arg(long, value_name = "N")]
+    pub max_tests: Option<u64>,
 }
 
 #[derive(Args, Debug, Clone)]
