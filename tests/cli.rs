@@ -535,23 +535,47 @@ fn allow_flaky_reconfirms_and_still_finishes() {
 #[test]
 fn the_answer_does_not_depend_on_jobs() {
     let case = Case::new();
-    let input: String = (0..60).map(|i| format!("w{i} {}\n", i * 7 % 13)).collect();
+    let input: String = (0..24)
+        .map(|i| format!("w{i} {{{}}}\n", i * 7 % 13))
+        .collect();
     case.file("in.txt", input.as_bytes());
     case.script(
         "t.sh",
-        r#"grep -q "^w17 " "$1" && grep -q "w42" "$1" && grep -q "w9 " "$1""#,
+        r#"grep -q "^w17 " "$1" && grep -q "w4" "$1" && grep -q "w9 " "$1""#,
     );
-    let mut results = Vec::new();
-    for jobs in ["1", "2", "4"] {
-        let out_name = format!("out{jobs}");
-        let out = case.run(&[
-            "reduce", "-q", "-j", jobs, "./t.sh", "in.txt", "-o", &out_name,
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        results.push(case.read(&out_name));
+    for strategy in [
+        "default",
+        "classic",
+        "ddmin",
+        "probdd",
+        "split",
+        "hdd",
+        "hdd-probdd",
+        "perses",
+        "tpdd",
+        "dfa",
+    ] {
+        let mut results = Vec::new();
+        for jobs in ["1", "2", "4"] {
+            let out_name = format!("out-{strategy}-{jobs}");
+            let out = case.run(&[
+                "reduce",
+                "-q",
+                "-j",
+                jobs,
+                "--strategy",
+                strategy,
+                "./t.sh",
+                "in.txt",
+                "-o",
+                &out_name,
+            ]);
+            assert_eq!(out.status.code(), Some(0), "{strategy}: {}", stderr(&out));
+            results.push(case.read(&out_name));
+        }
+        assert_eq!(results[0], results[1], "{strategy} with 2 jobs");
+        assert_eq!(results[0], results[2], "{strategy} with 4 jobs");
     }
-    assert_eq!(results[0], results[1]);
-    assert_eq!(results[0], results[2]);
 }
 
 #[test]

@@ -57,7 +57,9 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
         let options = EvalOptions {
             jobs: prepared.jobs,
             interrupt: Some(prepared.interrupt.clone()),
-            max_tests: args.max_tests.map(|m| m.saturating_sub(prepared.judged.len() as u64)),
+            max_tests: args
+                .max_tests
+                .map(|m| m.saturating_sub(prepared.judged.len() as u64)),
             ..EvalOptions::default()
         };
         let mut driver = Driver::new(prepared.original.clone(), &oracle, options);
