@@ -1,9 +1,12 @@
 #!/bin/sh
 # Interesting iff the candidate compiles as C++17 and the program prints exactly
-# "Hello, world!" (with or without one trailing newline). Exit status is not checked.
+# "Hello, world!" (with or without one trailing newline), three runs out of three: a reduced
+# program with undefined behaviour may print the greeting only by luck, and must not win.
 f="$1"
 d=$(mktemp -d) || exit 2
 trap 'rm -rf "$d"' EXIT
 g++ -std=c++17 -O0 -w -x c++ "$f" -o "$d/a.out" >/dev/null 2>&1 || exit 1
-out=$(cd "$d" && timeout 2 ./a.out </dev/null 2>/dev/null)
-[ "$out" = "Hello, world!" ]
+for run in 1 2 3; do
+    out=$(cd "$d" && timeout 2 ./a.out </dev/null 2>/dev/null)
+    [ "$out" = "Hello, world!" ] || exit 1
+done
