@@ -21,7 +21,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
-const GREETER: &[u8] = include_bytes!("hello_world/greeter.cpp");
+const GREETER: &[u8] = include_bytes!("hello/hello.cpp");
 
 /// Compiles `source` in a fresh directory and checks what the program prints.
 fn greets(source: &[u8]) -> bool {
