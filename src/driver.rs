@@ -19,20 +19,27 @@
 //! Invariant: a candidate is accepted only if it is interesting and shortlex-smaller than the
 //! current best, so the best never grows and every schedule terminates.
 
+use crate::IdSet;
 use crate::eval::{EvalOptions, EvalStats, Evaluator, Stop};
 use crate::oracle::Oracle;
 use crate::policy::{Policy, PolicyFactory};
 use crate::units::{Granularity, Units};
-use crate::IdSet;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// What the driver tells its listener.
 pub enum Event<'a> {
-    PassStarted { pass: &'a str },
+    PassStarted {
+        pass: &'a str,
+    },
     /// A smaller interesting input was accepted; `bytes` is the new best.
-    Reduced { pass: &'a str, bytes: &'a [u8] },
-    PassDone { stats: &'a PassStats },
+    Reduced {
+        pass: &'a str,
+        bytes: &'a [u8],
+    },
+    PassDone {
+        stats: &'a PassStats,
+    },
 }
 
 /// Figures of one pass (summed over every time the schedule ran it).
@@ -155,7 +162,9 @@ impl<'o> Driver<'o> {
         p.cache_hits += stats.cache_hits - hits;
         p.time += since.elapsed();
         if let Some(l) = self.listener.as_mut() {
-            l(&Event::PassDone { stats: &self.passes[i] });
+            l(&Event::PassDone {
+                stats: &self.passes[i],
+            });
         }
     }
 
@@ -215,7 +224,11 @@ impl<'o> Driver<'o> {
         units: &Units,
         policy: &mut Box<dyn Policy>,
     ) -> Result<IdSet, Stop> {
-        debug_assert_eq!(units.data(), &self.best[..], "units must cut the current best");
+        debug_assert_eq!(
+            units.data(),
+            &self.best[..],
+            "units must cut the current best"
+        );
         let mut config = units.all();
         loop {
             let snapshot = (self.jobs() > 1).then(|| policy.clone_box());

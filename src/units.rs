@@ -52,7 +52,9 @@ impl FromStr for Granularity {
             "bytes" | "byte" | "chars" => Ok(Granularity::Bytes),
             "lines" | "line" => Ok(Granularity::Lines),
             "tokens" | "token" => Ok(Granularity::Tokens),
-            other => Err(format!("unknown unit granularity {other:?}: use bytes, lines or tokens")),
+            other => Err(format!(
+                "unknown unit granularity {other:?}: use bytes, lines or tokens"
+            )),
         }
     }
 }
@@ -67,13 +69,19 @@ pub struct Units {
 impl Units {
     /// Cuts `input` at `granularity`.
     pub fn cut(input: &[u8], granularity: Granularity) -> Units {
-        assert!(input.len() < u32::MAX as usize, "inputs are limited to 4 GiB");
+        assert!(
+            input.len() < u32::MAX as usize,
+            "inputs are limited to 4 GiB"
+        );
         let bounds = match granularity {
             Granularity::Bytes => (0..=input.len() as u32).collect(),
             Granularity::Lines => line_bounds(input),
             Granularity::Tokens => token_bounds(input),
         };
-        Units { data: input.to_vec(), bounds }
+        Units {
+            data: input.to_vec(),
+            bounds,
+        }
     }
 
     /// Units given piece by piece (for hand-built examples); empty pieces are allowed.
@@ -158,9 +166,15 @@ fn token_bounds(input: &[u8]) -> Vec<u32> {
         let end = if b.is_ascii_alphabetic() || b == b'_' {
             i + input[i..].iter().take_while(|&&c| is_word(c)).count()
         } else if b.is_ascii_digit() {
-            i + input[i..].iter().take_while(|&&c| is_word(c) || c == b'.').count()
+            i + input[i..]
+                .iter()
+                .take_while(|&&c| is_word(c) || c == b'.')
+                .count()
         } else if b.is_ascii_whitespace() {
-            i + input[i..].iter().take_while(|c| c.is_ascii_whitespace()).count()
+            i + input[i..]
+                .iter()
+                .take_while(|c| c.is_ascii_whitespace())
+                .count()
         } else {
             i + 1
         };

@@ -47,7 +47,10 @@ pub struct ProbDD {
 impl ProbDD {
     /// A model with prior `p0` for unseen units (the seeds use 0.1).
     pub fn new(p0: f64) -> ProbDD {
-        assert!(p0 > 0.0 && p0 < 1.0, "the prior must lie strictly between 0 and 1");
+        assert!(
+            p0 > 0.0 && p0 < 1.0,
+            "the prior must lie strictly between 0 and 1"
+        );
         ProbDD {
             p0,
             belief: Vec::new(),
@@ -59,7 +62,10 @@ impl ProbDD {
 
     /// The current belief that `id` is essential, if it is in the model.
     pub fn belief(&self, id: u32) -> Option<f64> {
-        self.belief.get(id as usize).copied().filter(|p| !p.is_nan())
+        self.belief
+            .get(id as usize)
+            .copied()
+            .filter(|p| !p.is_nan())
     }
 
     fn set(&mut self, id: u32, p: f64) {
