@@ -157,10 +157,6 @@ impl CommandOracle {
         }
     }
 
-    pub fn spec(&self) -> &CommandSpec {
-        &self.spec
-    }
-
     pub fn set_timeout(&self, timeout: Duration) {
         self.timeout_ms
             .store(timeout.as_millis().max(1) as u64, Ordering::Relaxed);

@@ -171,13 +171,6 @@ impl<'o> Evaluator<'o> {
         self.cache.get(&content_key(bytes)).copied()
     }
 
-    /// Records a verdict learned elsewhere (for example the first check of the original).
-    pub fn remember(&mut self, bytes: &[u8], verdict: Verdict) {
-        if self.options.cache {
-            self.cache.insert(content_key(bytes), verdict);
-        }
-    }
-
     fn interrupted(&self) -> bool {
         self.options
             .interrupt
@@ -207,50 +200,42 @@ impl<'o> Evaluator<'o> {
 
     /// Tests one candidate (through the cache), sequentially.
     pub fn test(&mut self, bytes: &[u8]) -> Result<Verdict, Stop> {
-        let mut once = Some((bytes.to_vec(), ()));
         let started = Instant::now();
-        let key = content_key(bytes);
+        let result = if self.interrupted() {
+            Err(Stop::Interrupted)
+        } else {
+            self.verdict_of(content_key(bytes), bytes)
+        };
+        self.stats.wall += started.elapsed();
+        result
+    }
+
+    /// The verdict for one candidate: from the cache if allowed, else from one oracle run.
+    fn verdict_of(&mut self, key: u128, bytes: &[u8]) -> Result<Verdict, Stop> {
         if self.options.cache
             && let Some(&v) = self.cache.get(&key)
         {
             self.stats.cache_hits += 1;
             return Ok(v);
         }
-        let result = self.run_sequential(&mut || once.take(), true);
-        self.stats.wall += started.elapsed();
-        result.map(|won| {
-            if won.is_some() {
-                Verdict::Interesting
-            } else {
-                self.cache
-                    .get(&key)
-                    .copied()
-                    .unwrap_or(Verdict::NotInteresting)
+        if !self.budget_left(self.stats.tests_run) {
+            return Err(Stop::Budget);
+        }
+        let cancel = Cancel::child_of(self.options.interrupt.clone());
+        match self.oracle.test(bytes, &cancel) {
+            Ok(outcome) => {
+                self.record(key, &outcome);
+                Ok(outcome.verdict)
             }
-        })
+            Err(OracleError::Cancelled) => Err(Stop::Interrupted),
+            Err(OracleError::Setup(msg)) => Err(Stop::Oracle(msg)),
+        }
     }
 
     /// Counts a test that was run outside this evaluator (the first check of the original)
     /// and caches its verdict.
     pub fn record_external(&mut self, bytes: &[u8], outcome: &Outcome) {
         self.record(content_key(bytes), outcome);
-    }
-
-    /// Runs the oracle once on `bytes`, bypassing the cache, and returns the whole outcome
-    /// (used for the first check, where what the test printed matters).
-    pub fn run_uncached(&mut self, bytes: &[u8]) -> Result<Outcome, Stop> {
-        if self.interrupted() {
-            return Err(Stop::Interrupted);
-        }
-        let cancel = Cancel::child_of(self.options.interrupt.clone());
-        match self.oracle.test(bytes, &cancel) {
-            Ok(outcome) => {
-                self.record(content_key(bytes), &outcome);
-                Ok(outcome)
-            }
-            Err(OracleError::Cancelled) => Err(Stop::Interrupted),
-            Err(OracleError::Setup(msg)) => Err(Stop::Oracle(msg)),
-        }
     }
 
     /// Pulls candidates from `next` until one is interesting and returns it with its payload.
@@ -261,7 +246,7 @@ impl<'o> Evaluator<'o> {
     ) -> Result<Option<(Vec<u8>, T)>, Stop> {
         let started = Instant::now();
         let result = if self.options.jobs <= 1 {
-            self.run_sequential(next, false)
+            self.run_sequential(next)
         } else {
             self.run_parallel(next)
         };
@@ -272,7 +257,6 @@ impl<'o> Evaluator<'o> {
     fn run_sequential<T>(
         &mut self,
         next: &mut dyn FnMut() -> Option<(Vec<u8>, T)>,
-        skip_cache: bool,
     ) -> Result<Option<(Vec<u8>, T)>, Stop> {
         loop {
             if self.interrupted() {
@@ -281,28 +265,10 @@ impl<'o> Evaluator<'o> {
             let Some((bytes, payload)) = next() else {
                 return Ok(None);
             };
-            let key = content_key(&bytes);
-            let verdict = match self.cache.get(&key) {
-                Some(&v) if self.options.cache && !skip_cache => {
-                    self.stats.cache_hits += 1;
-                    v
-                }
-                _ => {
-                    if !self.budget_left(self.stats.tests_run) {
-                        return Err(Stop::Budget);
-                    }
-                    let cancel = Cancel::child_of(self.options.interrupt.clone());
-                    match self.oracle.test(&bytes, &cancel) {
-                        Ok(outcome) => {
-                            self.record(key, &outcome);
-                            outcome.verdict
-                        }
-                        Err(OracleError::Cancelled) => return Err(Stop::Interrupted),
-                        Err(OracleError::Setup(msg)) => return Err(Stop::Oracle(msg)),
-                    }
-                }
-            };
-            if verdict.is_interesting() {
+            if self
+                .verdict_of(content_key(&bytes), &bytes)?
+                .is_interesting()
+            {
                 return Ok(Some((bytes, payload)));
             }
         }
