@@ -62,6 +62,14 @@ pub const STRATEGIES: &[(&str, &str)] = &[
         "tpdd",
         "T-PDD: one belief per node of the inferred tree for the whole run",
     ),
+    (
+        "dfa",
+        "DDMin, then SAT-backed DFA induction over the same units (lines unless --units), to a fixpoint; ends interval-minimal",
+    ),
+    (
+        "dfa-pass",
+        "the DFA induction pass alone, without its DDMin companion; ends interval-minimal",
+    ),
 ];
 
 /// The names, comma-separated, for messages.
@@ -154,10 +162,21 @@ pub fn schedule(name: &str, units: Option<Granularity>) -> Result<Schedule, Stri
         });
     }
     if name == "dfa" {
+        // Lines by default: proving interval-minimality costs a test per canonical interval,
+        // quadratic in the result's units, which only the coarsest units keep affordable.
         return Ok(crate::dfa::dfa_schedule(
-            units.unwrap_or(Tokens),
+            units.unwrap_or(Lines),
             crate::dfa::DfaOptions::default(),
         ));
+    }
+    if name == "dfa-pass" {
+        return Ok(Schedule {
+            passes: vec![Box::new(crate::dfa::DfaPass::new(
+                units.unwrap_or(Lines),
+                crate::dfa::DfaOptions::default(),
+            ))],
+            to_fixpoint: false,
+        });
     }
     if let Ok(tree) = crate::tree::TreePass::by_name(name) {
         return Ok(Schedule {
