@@ -32,6 +32,7 @@ pub mod eval;
 pub mod idset;
 pub mod oracle;
 pub mod policy;
+pub mod rename;
 pub mod squeeze;
 pub mod strategy;
 pub mod tree;

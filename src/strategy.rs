@@ -7,7 +7,7 @@
 //!
 //! ```
 //! let s = myhill::strategy::schedule("default", None).unwrap();
-//! assert_eq!(s.passes.len(), 5);
+//! assert_eq!(s.passes.len(), 6);
 //! assert!(myhill::strategy::schedule("nope", None).is_err());
 //! ```
 //!
@@ -23,7 +23,7 @@ use std::sync::Arc;
 pub const STRATEGIES: &[(&str, &str)] = &[
     (
         "default",
-        "binary splitting over lines, a whitespace squeeze, T-PDD over the inferred tree, tokens, and bytes when worth it, to a fixpoint",
+        "binary splitting over lines, a whitespace squeeze, T-PDD over the inferred tree, shorter identifiers, tokens, and bytes when worth it, to a fixpoint",
     ),
     (
         "classic",
@@ -134,6 +134,7 @@ pub fn schedule(name: &str, units: Option<Granularity>) -> Result<Schedule, Stri
                 unit_pass(Lines, "split"),
                 Box::new(SqueezeWhitespace),
                 Box::new(crate::tree::TreePass::new(crate::tree::TreeStrategy::TPdd)),
+                Box::new(crate::rename::ShortenIdentifiers::default()),
                 unit_pass(Tokens, "split"),
                 Box::new(BytesWhenWorthIt(UnitPass::new(
                     Bytes,
