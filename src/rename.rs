@@ -1,18 +1,18 @@
 //! The renaming pass: shorter names for identifiers, one identifier per candidate.
 //!
-//! Main items: [`ShortenIdentifiers`] (a [`Pass`]) and [`renamings`] (one round's candidates,
-//! in order). Deletion never shortens a name that is still needed, and in code the names are
+//! Main items: [`ShortenIdentifiers`] (a [`Pass`]) and [`Round`] (one round's candidates, in
+//! order). Deletion never shortens a name that is still needed, and in code the names are
 //! often most of the bytes left (`capitalise_first` used three times is 48 bytes), so this pass
 //! proposes, for each identifier, the input with every occurrence renamed to the shortest name
 //! the input does not use. Identifiers are tried by the bytes they would save, most first; an
 //! identifier whose renaming fails is not tried again by the same pass.
 //!
 //! ```
-//! use myhill::rename::renamings;
-//! let r = renamings(b"int value = value + other;", &Default::default());
-//! assert_eq!(r[0].from, b"value");
-//! assert_eq!(r[0].to, b"a");
-//! assert_eq!(r[0].bytes, b"int a = a + other;");
+//! use myhill::rename::Round;
+//! let round = Round::new(b"int value = value + other;", &Default::default());
+//! assert_eq!(round.order, [b"value".to_vec(), b"other".to_vec()]);
+//! assert_eq!(round.to, b"a");
+//! assert_eq!(round.render(b"value"), b"int a = a + other;");
 //! ```
 //!
 //! Limits: identifiers are the token units' (`[A-Za-z_][A-Za-z0-9_]*`); occurrences inside
@@ -124,15 +124,6 @@ fn is_identifier(unit: &[u8]) -> bool {
         .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
 }
 
-/// One candidate: `from` renamed to `to` everywhere it is renamable.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Renaming {
-    pub from: Vec<u8>,
-    pub to: Vec<u8>,
-    /// The whole input with the rename applied.
-    pub bytes: Vec<u8>,
-}
-
 /// Which token units may be renamed: identifiers outside double-quoted strings and not on a
 /// `#include` line.
 fn renamable(units: &Units) -> Vec<bool> {
@@ -181,54 +172,70 @@ fn nth_name(mut k: usize) -> Vec<u8> {
     name
 }
 
-/// This round's candidates for `input`: every renamable identifier except those in `tried`,
-/// most bytes saved first (then by name), each renamed to the shortest name `input` does
-/// not contain as an identifier. Only renames that shorten the input are proposed.
-pub fn renamings(input: &[u8], tried: &BTreeSet<Vec<u8>>) -> Vec<Renaming> {
-    let units = Units::cut(input, Granularity::Tokens);
-    let ok = renamable(&units);
-    let mut present: BTreeSet<&[u8]> = BTreeSet::new();
-    let mut counts: BTreeMap<&[u8], usize> = BTreeMap::new();
-    for i in 0..units.len() as u32 {
-        let unit = units.unit(i);
-        if is_identifier(unit) {
-            present.insert(unit);
-            if ok[i as usize] {
-                *counts.entry(unit).or_default() += 1;
-            }
-        }
-    }
-    let fresh = (0..)
-        .map(nth_name)
-        .find(|n| !present.contains(n.as_slice()) && !is_reserved(n))
-        .expect("names are unbounded");
-    let mut order: Vec<(usize, &[u8])> = counts
-        .into_iter()
-        .filter(|(name, _)| {
-            name.len() > fresh.len() && !is_reserved(name) && !tried.contains(*name)
-        })
-        .map(|(name, count)| ((name.len() - fresh.len()) * count, name))
-        .collect();
-    order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-    order
-        .into_iter()
-        .map(|(_, from)| {
-            let mut bytes = Vec::with_capacity(input.len());
-            for i in 0..units.len() as u32 {
-                let unit = units.unit(i);
-                if ok[i as usize] && unit == from {
-                    bytes.extend_from_slice(&fresh);
-                } else {
-                    bytes.extend_from_slice(unit);
+/// One round of candidates for an input: which identifiers to rename, in order, and to what.
+/// Candidates are rendered one at a time, when tested, so a round costs O(n) plus O(n) per
+/// candidate actually tried.
+#[derive(Clone, Debug)]
+pub struct Round {
+    units: Units,
+    renamable: Vec<bool>,
+    /// The shortest name the input does not use as an identifier.
+    pub to: Vec<u8>,
+    /// The identifiers to rename, most bytes saved first (then by name).
+    pub order: Vec<Vec<u8>>,
+}
+
+impl Round {
+    /// Every renamable identifier of `input` except those in `tried` whose renaming to the
+    /// shortest free name would shorten the input.
+    pub fn new(input: &[u8], tried: &BTreeSet<Vec<u8>>) -> Round {
+        let units = Units::cut(input, Granularity::Tokens);
+        let ok = renamable(&units);
+        let mut present: BTreeSet<&[u8]> = BTreeSet::new();
+        let mut counts: BTreeMap<&[u8], usize> = BTreeMap::new();
+        for i in 0..units.len() as u32 {
+            let unit = units.unit(i);
+            if is_identifier(unit) {
+                present.insert(unit);
+                if ok[i as usize] {
+                    *counts.entry(unit).or_default() += 1;
                 }
             }
-            Renaming {
-                from: from.to_vec(),
-                to: fresh.clone(),
-                bytes,
+        }
+        let to = (0..)
+            .map(nth_name)
+            .find(|n| !present.contains(n.as_slice()) && !is_reserved(n))
+            .expect("names are unbounded");
+        let mut scored: Vec<(usize, &[u8])> = counts
+            .into_iter()
+            .filter(|(name, _)| {
+                name.len() > to.len() && !is_reserved(name) && !tried.contains(*name)
+            })
+            .map(|(name, count)| ((name.len() - to.len()) * count, name))
+            .collect();
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        let order = scored.into_iter().map(|(_, name)| name.to_vec()).collect();
+        Round {
+            renamable: ok,
+            units,
+            to,
+            order,
+        }
+    }
+
+    /// The input with every renamable occurrence of `from` renamed to [`Round::to`].
+    pub fn render(&self, from: &[u8]) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(self.units.data().len());
+        for i in 0..self.units.len() as u32 {
+            let unit = self.units.unit(i);
+            if self.renamable[i as usize] && unit == from {
+                bytes.extend_from_slice(&self.to);
+            } else {
+                bytes.extend_from_slice(unit);
             }
-        })
-        .collect()
+        }
+        bytes
+    }
 }
 
 /// Renames identifiers to the shortest free names, one test per identifier.
@@ -246,16 +253,20 @@ impl Pass for ShortenIdentifiers {
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
         loop {
-            let round = renamings(driver.best(), &self.failed);
-            if round.is_empty() {
+            let round = Round::new(driver.best(), &self.failed);
+            if round.order.is_empty() {
                 return Ok(());
             }
-            let mut candidates = round.iter().enumerate().map(|(k, r)| (r.bytes.clone(), k));
+            let mut candidates = round
+                .order
+                .iter()
+                .enumerate()
+                .map(|(k, from)| (round.render(from), k));
             let winner = driver.try_candidates(&mut || candidates.next())?;
             // Learn only what came before the winner: the same for every --jobs.
-            let tried = winner.unwrap_or(round.len());
-            for r in &round[..tried] {
-                self.failed.insert(r.from.clone());
+            let tried = winner.unwrap_or(round.order.len());
+            for from in &round.order[..tried] {
+                self.failed.insert(from.clone());
             }
             match winner {
                 Some(_) => driver.count("rename.accepted", 1.0),
@@ -284,21 +295,41 @@ mod tests {
     #[test]
     fn strings_includes_and_keywords_are_left_alone() {
         let input = b"#include <cstdio>\nint hello() { puts(\"hello\"); return 0; }\n";
-        let r = renamings(input, &BTreeSet::new());
-        let from: Vec<&[u8]> = r.iter().map(|r| r.from.as_slice()).collect();
-        assert_eq!(from, [b"hello".as_slice(), b"puts".as_slice()]);
+        let round = Round::new(input, &BTreeSet::new());
+        assert_eq!(round.order, [b"hello".to_vec(), b"puts".to_vec()]);
         assert_eq!(
-            r[0].bytes,
+            round.render(b"hello"),
             b"#include <cstdio>\nint a() { puts(\"hello\"); return 0; }\n"
         );
     }
 
     #[test]
     fn the_fresh_name_avoids_names_in_use() {
-        let r = renamings(b"a b counter counter", &BTreeSet::new());
-        assert_eq!(r.len(), 1);
-        assert_eq!(r[0].to, b"c");
-        assert_eq!(r[0].bytes, b"a b c c");
+        let round = Round::new(b"a b counter counter", &BTreeSet::new());
+        assert_eq!(round.order, [b"counter".to_vec()]);
+        assert_eq!(round.to, b"c");
+        assert_eq!(round.render(b"counter"), b"a b c c");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_rename_changes_only_the_renamed_tokens(
+            words in proptest::collection::vec(proptest::sample::select(vec!["ab", "b", "cde", "int", "\"", " ", "\n", "(", "x1"]), 0..40),
+        ) {
+            let input = words.concat().into_bytes();
+            let round = Round::new(&input, &BTreeSet::new());
+            let before = Units::cut(&input, Granularity::Tokens);
+            proptest::prop_assert!(!(0..before.len() as u32).any(|i| before.unit(i) == round.to.as_slice()));
+            for from in &round.order {
+                let after = Units::cut(&round.render(from), Granularity::Tokens);
+                proptest::prop_assert_eq!(after.len(), before.len());
+                for i in 0..before.len() as u32 {
+                    let (b, a) = (before.unit(i), after.unit(i));
+                    proptest::prop_assert!(a == b || (b == from.as_slice() && a == round.to.as_slice()));
+                }
+                proptest::prop_assert!(after.data().len() < input.len());
+            }
+        }
     }
 
     #[test]
