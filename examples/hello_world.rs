@@ -1,6 +1,7 @@
 //! An over-engineered C++ hello world reduced in-process with a real test: the candidate must
 //! compile with `g++ -std=c++17` and the program must print exactly `Hello, world!` (one
-//! trailing newline allowed) three runs out of three, as `examples/hello/test.sh` checks.
+//! trailing newline allowed) three runs out of three. That is `examples/hello/test.sh`'s check,
+//! except that the shell ignores any number of trailing newlines.
 //! Prints, per granularity and strategy (ddmin, ProbDD, and the `dfa` schedule), the tests
 //! run, the final size and whether the result is interval-minimal.
 //!

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Interesting iff the candidate compiles as C++17 and the program prints exactly
-# "Hello, world!" (with or without one trailing newline), three runs out of three. A reduced
+# "Hello, world!" (trailing newlines are ignored), three runs out of three. A reduced
 # program with undefined behaviour may print the greeting only by luck and must not win:
 # uninitialised locals are filled with a fixed pattern so such a program behaves the same on
 # every run, and the three runs catch what still varies (addresses, heap contents).
