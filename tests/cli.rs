@@ -554,6 +554,7 @@ fn the_answer_does_not_depend_on_jobs() {
         "perses",
         "tpdd",
         "dfa",
+        "dfa-pass",
     ] {
         let mut results = Vec::new();
         for jobs in ["1", "2", "4"] {
