@@ -40,6 +40,11 @@ pub enum Event<'a> {
     PassDone {
         stats: &'a PassStats,
     },
+    /// The best did not pass a re-run between passes and went back to `bytes`, the last
+    /// result that did (see [`Driver::verify_best`]).
+    RolledBack {
+        bytes: &'a [u8],
+    },
 }
 
 /// Figures of one pass (summed over every time the schedule ran it).
@@ -83,7 +88,16 @@ pub struct Driver<'o> {
     listener: Option<Listener<'o>>,
     started: Instant,
     counters: BTreeMap<String, f64>,
+    /// Re-run the best between passes (see [`Driver::verify_best`]).
+    verify: bool,
+    /// The last best that passed a re-run (at first the input, which the caller checked).
+    verified: Vec<u8>,
+    rollbacks: u32,
 }
+
+/// Rollbacks after which the driver stops re-running the best: by then every success is
+/// re-confirmed, and a test that still fools that is beyond what re-runs can fix.
+const MAX_ROLLBACKS: u32 = 3;
 
 fn shortlex_less(a: &[u8], b: &[u8]) -> bool {
     (a.len(), a) < (b.len(), b)
@@ -91,6 +105,7 @@ fn shortlex_less(a: &[u8], b: &[u8]) -> bool {
 
 impl<'o> Driver<'o> {
     pub fn new(input: Vec<u8>, oracle: &'o dyn Oracle, options: EvalOptions) -> Self {
+        let input_copy = input.clone();
         Driver {
             eval: Evaluator::new(oracle, options),
             initial_len: input.len(),
@@ -100,7 +115,39 @@ impl<'o> Driver<'o> {
             listener: None,
             started: Instant::now(),
             counters: BTreeMap::new(),
+            verify: false,
+            verified: input_copy,
+            rollbacks: 0,
         }
+    }
+
+    /// Re-run the best once after every pass that changed it, so that a test which is flaky on
+    /// reduced inputs is caught before later passes build on a lucky result. Off by default:
+    /// it costs a test per pass, and in-process oracles are rarely flaky.
+    pub fn set_verify_between_passes(&mut self, on: bool) {
+        self.verify = on;
+    }
+
+    /// Re-runs the best if it changed since the last re-run. If it is no longer interesting,
+    /// the best goes back to the last result that passed a re-run, the evaluator forgets its
+    /// interesting verdicts, and the oracle is told to re-confirm from now on.
+    pub fn verify_best(&mut self) -> Result<(), Stop> {
+        if !self.verify || self.best == self.verified || self.rollbacks >= MAX_ROLLBACKS {
+            return Ok(());
+        }
+        self.count("verify_runs", 1.0);
+        if self.eval.rerun(&self.best)?.is_interesting() {
+            self.verified = self.best.clone();
+            return Ok(());
+        }
+        self.rollbacks += 1;
+        self.count("flaky_rollbacks", 1.0);
+        self.best = self.verified.clone();
+        self.eval.distrust();
+        if let Some(l) = self.listener.as_mut() {
+            l(&Event::RolledBack { bytes: &self.best });
+        }
+        Ok(())
     }
 
     /// Receives every [`Event`].
@@ -326,16 +373,96 @@ impl Schedule {
     pub fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
         loop {
             let before = driver.best().to_vec();
+            let rollbacks = driver.rollbacks;
             for pass in self.passes.iter_mut() {
                 let name = pass.name();
                 driver.begin_pass(&name);
                 let result = pass.run(driver);
                 driver.end_pass();
                 result?;
+                driver.verify_best()?;
+            }
+            // After a rollback the round is run again: what it found was built on luck.
+            if driver.rollbacks != rollbacks {
+                continue;
             }
             if !self.to_fixpoint || driver.best() == &before[..] {
                 return Ok(());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::{Cancel, OracleError, Outcome, Reconfirm, Verdict};
+    use crate::policy::DDMin;
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use std::sync::{Arc, Mutex};
+
+    /// Interesting iff the candidate keeps `c`, except that the first candidate without it
+    /// passes once, by luck.
+    struct LuckyOnce {
+        lucky: Mutex<Option<Vec<u8>>>,
+    }
+
+    impl Oracle for LuckyOnce {
+        fn test(&self, candidate: &[u8], _: &Cancel) -> Result<Outcome, OracleError> {
+            let mut lucky = self.lucky.lock().unwrap();
+            let pass = candidate.contains(&b'c')
+                || (lucky.is_none() && {
+                    *lucky = Some(candidate.to_vec());
+                    true
+                });
+            Ok(Outcome::of(if pass {
+                Verdict::Interesting
+            } else {
+                Verdict::NotInteresting
+            }))
+        }
+    }
+
+    fn ddmin_schedule() -> Schedule {
+        Schedule {
+            passes: vec![Box::new(UnitPass::new(
+                Granularity::Bytes,
+                Arc::new(|| Box::new(DDMin) as Box<dyn Policy>),
+            ))],
+            to_fixpoint: false,
+        }
+    }
+
+    #[test]
+    fn a_lucky_result_is_caught_between_passes_and_rolled_back() {
+        let inner = LuckyOnce {
+            lucky: Mutex::new(None),
+        };
+        let oracle = Reconfirm::new(&inner, 0);
+        let mut driver = Driver::new(b"abc".to_vec(), &oracle, EvalOptions::default());
+        driver.set_verify_between_passes(true);
+        let rolled_back = Rc::new(Cell::new(0));
+        let seen = rolled_back.clone();
+        driver.set_listener(move |e| {
+            if let Event::RolledBack { bytes } = e {
+                assert_eq!(*bytes, b"abc");
+                seen.set(seen.get() + 1);
+            }
+        });
+        ddmin_schedule().run(&mut driver).unwrap();
+        assert_eq!(driver.best(), b"c");
+        assert_eq!(rolled_back.get(), 1);
+        assert_eq!(driver.report().counters["flaky_rollbacks"], 1.0);
+    }
+
+    #[test]
+    fn without_verification_the_lucky_result_stands() {
+        let oracle = LuckyOnce {
+            lucky: Mutex::new(None),
+        };
+        let mut driver = Driver::new(b"abc".to_vec(), &oracle, EvalOptions::default());
+        ddmin_schedule().run(&mut driver).unwrap();
+        assert!(!driver.best().contains(&b'c'));
     }
 }

@@ -218,6 +218,11 @@ impl<'o> Evaluator<'o> {
             self.stats.cache_hits += 1;
             return Ok(v);
         }
+        self.run_oracle(key, bytes)
+    }
+
+    /// One real run of the oracle, within the budget; its verdict is recorded and cached.
+    fn run_oracle(&mut self, key: u128, bytes: &[u8]) -> Result<Verdict, Stop> {
         if !self.budget_left(self.stats.tests_run) {
             return Err(Stop::Budget);
         }
@@ -230,6 +235,21 @@ impl<'o> Evaluator<'o> {
             Err(OracleError::Cancelled) => Err(Stop::Interrupted),
             Err(OracleError::Setup(msg)) => Err(Stop::Oracle(msg)),
         }
+    }
+
+    /// Runs the oracle on `bytes` again, past the cache; the new verdict replaces the cached one.
+    pub fn rerun(&mut self, bytes: &[u8]) -> Result<Verdict, Stop> {
+        if self.interrupted() {
+            return Err(Stop::Interrupted);
+        }
+        self.run_oracle(content_key(bytes), bytes)
+    }
+
+    /// After an interesting verdict did not hold up: forgets every cached "interesting" (any
+    /// of them may have been luck) and tells the oracle, which may re-confirm from now on.
+    pub fn distrust(&mut self) {
+        self.cache.retain(|_, v| !v.is_interesting());
+        self.oracle.distrust();
     }
 
     /// Counts a test that was run outside this evaluator (the first check of the original)

@@ -15,7 +15,7 @@
 //! one is detected at the first check (see the command-line driver), not here.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 /// The answer of one test.
@@ -115,6 +115,10 @@ impl Cancel {
 /// Decides whether a candidate is interesting. The only way a reduction learns anything.
 pub trait Oracle: Send + Sync {
     fn test(&self, candidate: &[u8], cancel: &Cancel) -> Result<Outcome, OracleError>;
+
+    /// Told that an interesting verdict did not hold up when run again; an oracle that can
+    /// re-confirm its verdicts should start doing so. Most oracles ignore it.
+    fn distrust(&self) {}
 }
 
 /// An in-process oracle from a closure over the candidate's bytes.
@@ -139,22 +143,30 @@ impl<F: Fn(&[u8]) -> bool + Send + Sync> Oracle for FnOracle<F> {
 }
 
 /// Wraps a flaky oracle: an interesting verdict counts only if `extra` more runs agree, so
-/// no reduction is accepted on one lucky run.
+/// no reduction is accepted on one lucky run. Starting at 0 extra runs, [`Oracle::distrust`]
+/// raises it to 1.
 pub struct Reconfirm<'a> {
     inner: &'a dyn Oracle,
-    extra: u32,
+    extra: AtomicU32,
 }
 
 impl<'a> Reconfirm<'a> {
     pub fn new(inner: &'a dyn Oracle, extra: u32) -> Self {
-        Reconfirm { inner, extra }
+        Reconfirm {
+            inner,
+            extra: AtomicU32::new(extra),
+        }
     }
 }
 
 impl Oracle for Reconfirm<'_> {
+    fn distrust(&self) {
+        self.extra.fetch_max(1, Ordering::Relaxed);
+    }
+
     fn test(&self, candidate: &[u8], cancel: &Cancel) -> Result<Outcome, OracleError> {
         let mut first = self.inner.test(candidate, cancel)?;
-        for _ in 0..self.extra {
+        for _ in 0..self.extra.load(Ordering::Relaxed) {
             if first.verdict != Verdict::Interesting {
                 break;
             }

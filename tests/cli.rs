@@ -644,6 +644,9 @@ touch {m}"#,
     );
     let stats = json(&case.path("s.json"));
     assert_eq!(stats["final_bytes"], result.len());
+    // Caught between passes, before anything was built on the lucky result.
+    assert_eq!(stats["counters"]["flaky_rollbacks"], 1.0);
+    assert_eq!(stats["counters"]["final_check_runs"], 1.0);
 }
 
 #[test]

@@ -3,6 +3,7 @@
 use super::session::prepare;
 use super::{CompareArgs, EXIT_INTERRUPTED, EXIT_OK, Fail};
 use myhill::certify::{Certificate, Minimality, certify};
+use myhill::oracle::Reconfirm;
 use myhill::{Driver, EvalOptions, Evaluator, Event, Stop, Units};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -62,7 +63,11 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
                 .map(|m| m.saturating_sub(prepared.judged.len() as u64)),
             ..EvalOptions::default()
         };
-        let mut driver = Driver::new(prepared.original.clone(), &oracle, options);
+        // As in `reduce`: the best is re-run between passes, and a flaky re-run turns on
+        // re-confirmation (a fresh wrapper per strategy, so one strategy's luck stays its own).
+        let reconfirm = Reconfirm::new(&oracle, u32::from(args.t.allow_flaky));
+        let mut driver = Driver::new(prepared.original.clone(), &reconfirm, options);
+        driver.set_verify_between_passes(true);
         let tests = Rc::new(Cell::new(0u64));
         let trace = Rc::new(RefCell::new(Vec::new()));
         {
@@ -82,7 +87,7 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
         {
             let (tests, trace) = (tests.clone(), trace.clone());
             driver.set_listener(move |e| {
-                if let Event::Reduced { bytes, .. } = e {
+                if let Event::Reduced { bytes, .. } | Event::RolledBack { bytes } = e {
                     trace.borrow_mut().push((tests.get(), bytes.len()));
                 }
             });

@@ -30,12 +30,9 @@ pub fn run(args: ReduceArgs) -> Result<i32, Fail> {
     } = &prepared;
     let (input_path, original, jobs) = (input_path.clone(), original.clone(), *jobs);
     let oracle = prepared.oracle();
-    let reconfirm = Reconfirm::new(&oracle, 1);
-    let active: &dyn Oracle = if args.t.allow_flaky {
-        &reconfirm
-    } else {
-        &oracle
-    };
+    // Re-confirms every success with --allow-flaky, and from the first flaky re-run on.
+    let reconfirm = Reconfirm::new(&oracle, u32::from(args.t.allow_flaky));
+    let active: &dyn Oracle = &reconfirm;
 
     // Never lose work: keep the original, and decide where the best goes.
     let mode = std::fs::metadata(&input_path)
@@ -97,9 +94,28 @@ pub fn run(args: ReduceArgs) -> Result<i32, Fail> {
                 }
                 ui.borrow_mut().reduced(bytes.len());
             }
+            Event::RolledBack { bytes } => {
+                let mut h = history.borrow_mut();
+                h.clear();
+                h.push_back(bytes.to_vec());
+                drop(h);
+                if let Err(e) = write_atomic(&out, bytes, mode) {
+                    err.borrow_mut()
+                        .get_or_insert(format!("cannot write {}: {e}", out.display()));
+                }
+                ui.borrow_mut().finish_line();
+                eprintln!(
+                    "myhill: warning: the best so far was not interesting when run again: the test is \
+                     flaky on reduced inputs (often undefined behaviour in a reduced program). Going \
+                     back to the last result that passed twice ({} bytes); every success is \
+                     re-confirmed from now on.",
+                    bytes.len()
+                );
+            }
             Event::PassDone { .. } => {}
         });
     }
+    driver.set_verify_between_passes(true);
     if let (false, Some(b)) = (args.t.quiet, &backup) {
         eprintln!("myhill: the original is kept as {}", b.display());
     }
