@@ -409,6 +409,44 @@ fn sigint_mid_run_saves_an_interesting_result_and_exits_130() {
     assert_eq!(stats["exit_code"], 130);
 }
 
+/// `timeout` signals the process and then its group: two SIGTERMs must still stop cleanly,
+/// with the tests killed and the figures written.
+#[test]
+fn two_sigterms_still_stop_cleanly() {
+    let case = Case::new();
+    let input: String = (0..200).map(|i| format!("line {i}\n")).collect();
+    case.file("in.txt", input.as_bytes());
+    let marker = format!("0.3{}", std::process::id() + 1);
+    case.script(
+        "t.sh",
+        &format!(r#"sleep {marker}; grep -q "^line 50$" "$1""#),
+    );
+    let mut child = case
+        .command(&[
+            "reduce",
+            "-j",
+            "2",
+            "./t.sh",
+            "in.txt",
+            "--stats-json",
+            "s.json",
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let stats = json(&case.path("s.json"));
+    assert_eq!(stats["exit_code"], 130);
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(processes_with(&marker), 0);
+}
+
 #[test]
 fn bad_inputs_get_a_clear_message_and_exit_2() {
     let case = Case::new();

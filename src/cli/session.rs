@@ -53,13 +53,20 @@ pub fn describe(outcome: &Outcome) -> String {
     }
 }
 
-/// Installs the Ctrl-C and SIGTERM handlers: the first sets the flag, a second one exits.
+/// Installs the Ctrl-C and SIGTERM handlers: each sets the flag; a second Ctrl-C exits at
+/// once. A second SIGTERM does not, because `timeout` sends one to the process and one to its
+/// group, and the clean stop (tests killed, summary printed) should win.
 fn interrupt_flag() -> Result<Arc<AtomicBool>, Fail> {
     let flag = Arc::new(AtomicBool::new(false));
+    let setup = |e: std::io::Error| Fail::setup(format!("cannot install the signal handler: {e}"));
+    signal_hook::flag::register_conditional_shutdown(
+        signal_hook::consts::SIGINT,
+        EXIT_INTERRUPTED,
+        flag.clone(),
+    )
+    .map_err(setup)?;
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register_conditional_shutdown(sig, EXIT_INTERRUPTED, flag.clone())
-            .and_then(|_| signal_hook::flag::register(sig, flag.clone()))
-            .map_err(|e| Fail::setup(format!("cannot install the signal handler: {e}")))?;
+        signal_hook::flag::register(sig, flag.clone()).map_err(setup)?;
     }
     Ok(flag)
 }
