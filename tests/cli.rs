@@ -359,17 +359,16 @@ fn no_process_of_a_test_survives() {
     assert_eq!(processes_with(&marker), 0, "a test's process outlived it");
 }
 
-#[test]
-fn sigint_mid_run_saves_an_interesting_result_and_exits_130() {
-    let case = Case::new();
+/// Starts a reduction of 200 lines whose test sleeps 0.3 s (the sleep's argument, `marker`,
+/// finds leftover test processes), and waits until tests are running. Returns the input too.
+fn slow_reduction(case: &Case, marker: &str) -> (std::process::Child, String) {
     let input: String = (0..200).map(|i| format!("line {i}\n")).collect();
     case.file("in.txt", input.as_bytes());
-    let marker = format!("0.3{}", std::process::id());
     case.script(
         "t.sh",
         &format!(r#"sleep {marker}; grep -q "^line 50$" "$1""#),
     );
-    let mut child = case
+    let child = case
         .command(&[
             "reduce",
             "-j",
@@ -383,6 +382,14 @@ fn sigint_mid_run_saves_an_interesting_result_and_exits_130() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(1500));
+    (child, input)
+}
+
+#[test]
+fn sigint_mid_run_saves_an_interesting_result_and_exits_130() {
+    let case = Case::new();
+    let marker = format!("0.3{}", std::process::id());
+    let (mut child, input) = slow_reduction(&case, &marker);
     let sent = Instant::now();
     unsafe {
         libc::kill(child.id() as i32, libc::SIGINT);
@@ -414,27 +421,8 @@ fn sigint_mid_run_saves_an_interesting_result_and_exits_130() {
 #[test]
 fn two_sigterms_still_stop_cleanly() {
     let case = Case::new();
-    let input: String = (0..200).map(|i| format!("line {i}\n")).collect();
-    case.file("in.txt", input.as_bytes());
     let marker = format!("0.3{}", std::process::id() + 1);
-    case.script(
-        "t.sh",
-        &format!(r#"sleep {marker}; grep -q "^line 50$" "$1""#),
-    );
-    let mut child = case
-        .command(&[
-            "reduce",
-            "-j",
-            "2",
-            "./t.sh",
-            "in.txt",
-            "--stats-json",
-            "s.json",
-        ])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    let (mut child, _) = slow_reduction(&case, &marker);
     unsafe {
         libc::kill(child.id() as i32, libc::SIGTERM);
         libc::kill(child.id() as i32, libc::SIGTERM);

@@ -79,30 +79,29 @@ pub fn run(args: ReduceArgs) -> Result<i32, Fail> {
     {
         let (ui, out, err) = (ui.clone(), out_path.clone(), write_error.clone());
         let history = history.clone();
+        // Every new best, smaller or rolled back, is kept in the history and written at once.
+        let keep = move |bytes: &[u8], rolled_back: bool| {
+            let mut h = history.borrow_mut();
+            if rolled_back {
+                h.clear();
+            } else if h.len() == HISTORY {
+                h.pop_front();
+            }
+            h.push_back(bytes.to_vec());
+            drop(h);
+            if let Err(e) = write_atomic(&out, bytes, mode) {
+                err.borrow_mut()
+                    .get_or_insert(format!("cannot write {}: {e}", out.display()));
+            }
+        };
         driver.set_listener(move |event| match event {
             Event::PassStarted { pass } => ui.borrow_mut().pass_started(pass),
             Event::Reduced { bytes, .. } => {
-                let mut h = history.borrow_mut();
-                if h.len() == HISTORY {
-                    h.pop_front();
-                }
-                h.push_back(bytes.to_vec());
-                drop(h);
-                if let Err(e) = write_atomic(&out, bytes, mode) {
-                    err.borrow_mut()
-                        .get_or_insert(format!("cannot write {}: {e}", out.display()));
-                }
+                keep(bytes, false);
                 ui.borrow_mut().reduced(bytes.len());
             }
             Event::RolledBack { bytes } => {
-                let mut h = history.borrow_mut();
-                h.clear();
-                h.push_back(bytes.to_vec());
-                drop(h);
-                if let Err(e) = write_atomic(&out, bytes, mode) {
-                    err.borrow_mut()
-                        .get_or_insert(format!("cannot write {}: {e}", out.display()));
-                }
+                keep(bytes, true);
                 ui.borrow_mut().finish_line();
                 eprintln!(
                     "myhill: warning: the best so far was not interesting when run again: the test is \
