@@ -15,14 +15,13 @@
 //! assert_eq!(round.render(b"value"), b"int a = a + other;");
 //! ```
 //!
-//! Limits: identifiers are the token units' (`[A-Za-z_][A-Za-z0-9_]*`); occurrences inside
-//! double-quoted strings are left alone, and so are identifiers on `#include` lines and the
-//! keywords of C and C++ (renaming them is a wasted test in every C-family input). A rename
+//! Limits: identifiers are the words of [`crate::lex`]; names inside literals and comments are
+//! left alone, and so are words on `#include` lines and the keywords of C and C++ (renaming them is a wasted test in every C-family input). A rename
 //! that is correct only together with another (two overloads, say) is not found.
 
 use crate::driver::{Driver, Pass};
 use crate::eval::Stop;
-use crate::units::{Granularity, Units};
+use crate::lex::{Class, Lexeme, lex};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Names that are never renamed: C and C++ keywords, preprocessor directives, `main` and
@@ -119,37 +118,23 @@ fn is_reserved(name: &[u8]) -> bool {
         .is_ok()
 }
 
-fn is_identifier(unit: &[u8]) -> bool {
-    unit.first()
-        .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
-}
-
-/// Which token units may be renamed: identifiers outside double-quoted strings and not on a
-/// `#include` line.
-fn renamable(units: &Units) -> Vec<bool> {
-    let mut out = Vec::with_capacity(units.len());
-    let (mut in_string, mut escaped) = (false, false);
+/// Which lexemes may be renamed: words outside `#include` lines (literals and comments are
+/// whole lexemes of their own, so names inside them are never touched).
+fn renamable(input: &[u8], lexemes: &[Lexeme]) -> Vec<bool> {
+    let mut out = Vec::with_capacity(lexemes.len());
     // Per line: nothing but blanks so far; a `#` came first; it is an `#include` line.
     let (mut line_start, mut after_hash, mut include_line) = (true, false, false);
-    for i in 0..units.len() as u32 {
-        let unit = units.unit(i);
-        out.push(!in_string && !include_line && is_identifier(unit));
-        let blank = unit.iter().all(u8::is_ascii_whitespace);
-        if after_hash && unit == b"include" {
+    for l in lexemes {
+        let text = &input[l.start..l.end];
+        out.push(l.class == Class::Word && !include_line);
+        if after_hash && text == b"include" {
             include_line = true;
         }
-        after_hash = (line_start && unit == b"#") || (after_hash && blank);
+        let blank = l.class == Class::Space;
+        after_hash = (line_start && l.class == Class::Punct(b'#')) || (after_hash && blank);
         line_start &= blank;
-        for &b in unit {
-            match b {
-                b'\n' => {
-                    (in_string, escaped) = (false, false);
-                    (line_start, after_hash, include_line) = (true, false, false);
-                }
-                b'\\' if in_string => escaped = !escaped,
-                b'"' if !escaped => in_string = !in_string,
-                _ => escaped = false,
-            }
+        if text.ends_with(b"\n") || (blank && text.contains(&b'\n')) {
+            (line_start, after_hash, include_line) = (true, false, false);
         }
     }
     out
@@ -177,7 +162,8 @@ fn nth_name(mut k: usize) -> Vec<u8> {
 /// candidate actually tried.
 #[derive(Clone, Debug)]
 pub struct Round {
-    units: Units,
+    input: Vec<u8>,
+    lexemes: Vec<Lexeme>,
     renamable: Vec<bool>,
     /// The shortest name the input does not use as an identifier.
     pub to: Vec<u8>,
@@ -189,16 +175,16 @@ impl Round {
     /// Every renamable identifier of `input` except those in `tried` whose renaming to the
     /// shortest free name would shorten the input.
     pub fn new(input: &[u8], tried: &BTreeSet<Vec<u8>>) -> Round {
-        let units = Units::cut(input, Granularity::Tokens);
-        let ok = renamable(&units);
+        let lexemes = lex(input);
+        let ok = renamable(input, &lexemes);
         let mut present: BTreeSet<&[u8]> = BTreeSet::new();
         let mut counts: BTreeMap<&[u8], usize> = BTreeMap::new();
-        for i in 0..units.len() as u32 {
-            let unit = units.unit(i);
-            if is_identifier(unit) {
-                present.insert(unit);
-                if ok[i as usize] {
-                    *counts.entry(unit).or_default() += 1;
+        for (l, &ok) in lexemes.iter().zip(&ok) {
+            if l.class == Class::Word {
+                let word = &input[l.start..l.end];
+                present.insert(word);
+                if ok {
+                    *counts.entry(word).or_default() += 1;
                 }
             }
         }
@@ -216,8 +202,9 @@ impl Round {
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
         let order = scored.into_iter().map(|(_, name)| name.to_vec()).collect();
         Round {
+            input: input.to_vec(),
+            lexemes,
             renamable: ok,
-            units,
             to,
             order,
         }
@@ -225,13 +212,13 @@ impl Round {
 
     /// The input with every renamable occurrence of `from` renamed to [`Round::to`].
     pub fn render(&self, from: &[u8]) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(self.units.data().len());
-        for i in 0..self.units.len() as u32 {
-            let unit = self.units.unit(i);
-            if self.renamable[i as usize] && unit == from {
+        let mut bytes = Vec::with_capacity(self.input.len());
+        for (l, &ok) in self.lexemes.iter().zip(&self.renamable) {
+            let word = &self.input[l.start..l.end];
+            if ok && word == from {
                 bytes.extend_from_slice(&self.to);
             } else {
-                bytes.extend_from_slice(unit);
+                bytes.extend_from_slice(word);
             }
         }
         bytes
@@ -318,6 +305,7 @@ mod tests {
         ) {
             let input = words.concat().into_bytes();
             let round = Round::new(&input, &BTreeSet::new());
+            use crate::units::{Granularity, Units};
             let before = Units::cut(&input, Granularity::Tokens);
             proptest::prop_assert!(!(0..before.len() as u32).any(|i| before.unit(i) == round.to.as_slice()));
             for from in &round.order {

@@ -11,8 +11,8 @@
 //! assert_eq!(lines.render(&IdSet::from_sorted(&[0, 2])), b"a\nc");
 //! ```
 //!
-//! Tokens are identifiers (`[A-Za-z_][A-Za-z0-9_]*`), numbers (a digit then alphanumerics and
-//! dots), runs of whitespace, and any other single byte. Lines keep their `\n`. Limits: unit
+//! Tokens are the lexemes of [`crate::lex`]: words, numbers, whole string literals and comments,
+//! runs of whitespace, and any other single byte. Lines keep their `\n`. Limits: unit
 //! boundaries are `u32`, so inputs are at most 4 GiB.
 
 use crate::IdSet;
@@ -159,28 +159,7 @@ fn line_bounds(input: &[u8]) -> Vec<u32> {
 
 fn token_bounds(input: &[u8]) -> Vec<u32> {
     let mut bounds = vec![0u32];
-    let mut i = 0;
-    while i < input.len() {
-        let b = input[i];
-        let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-        let end = if b.is_ascii_alphabetic() || b == b'_' {
-            i + input[i..].iter().take_while(|&&c| is_word(c)).count()
-        } else if b.is_ascii_digit() {
-            i + input[i..]
-                .iter()
-                .take_while(|&&c| is_word(c) || c == b'.')
-                .count()
-        } else if b.is_ascii_whitespace() {
-            i + input[i..]
-                .iter()
-                .take_while(|c| c.is_ascii_whitespace())
-                .count()
-        } else {
-            i + 1
-        };
-        bounds.push(end as u32);
-        i = end;
-    }
+    bounds.extend(crate::lex::lex(input).iter().map(|l| l.end as u32));
     bounds
 }
 
@@ -190,12 +169,11 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn tokens_split_words_numbers_space_and_punctuation() {
+    fn tokens_are_the_lexemes() {
         let u = Units::cut(b"int x1 = 4.5e3;  // hi\n", Granularity::Tokens);
         let pieces: Vec<&[u8]> = (0..u.len() as u32).map(|i| u.unit(i)).collect();
         let want: Vec<&[u8]> = vec![
-            b"int", b" ", b"x1", b" ", b"=", b" ", b"4.5e3", b";", b"  ", b"/", b"/", b" ", b"hi",
-            b"\n",
+            b"int", b" ", b"x1", b" ", b"=", b" ", b"4.5e3", b";", b"  ", b"// hi\n",
         ];
         assert_eq!(pieces, want);
     }

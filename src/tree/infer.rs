@@ -11,10 +11,9 @@
 //! - an element is a lexeme or a bracket `group` rule `( list )`, `[ list ]` or `{ list }` whose
 //!   brackets are mandatory and whose contents are a sequence again.
 //!
-//! Lexemes are words (`[A-Za-z0-9_]` and non-ASCII bytes), string literals `"..."` and
-//! character literals (`'x'`, `'\n'`) kept whole, comments (`//` to the end of the line, `/* */`,
-//! and `#` lines) kept whole with their newline, and single punctuation bytes. A bracket is a
-//! group's only when it pairs with a matching one at the same nesting; others are plain.
+//! Lexemes are those of [`crate::lex`] (words, numbers, whole literals and comments, single
+//! punctuation bytes), each leaf taking the whitespace before it. A bracket is a group's only
+//! when it pairs with a matching one at the same nesting; others are plain.
 //!
 //! Why brackets stay balanced: a bracket of a group is a mandatory child of it, never a list
 //! element. Every deletion the tree policies make is a whole subtree of a list element
@@ -39,6 +38,7 @@
 
 use super::{Kind, NodeId, Tree, TreeBuilder};
 use crate::Units;
+use crate::lex::{Class, Lexeme};
 
 /// An input's units and the tree inferred over them; unit `i` is leaf `i` of the tree.
 #[derive(Clone, Debug)]
@@ -68,113 +68,13 @@ pub fn infer(input: &[u8]) -> Option<Inferred> {
     Some(Inferred { units, tree })
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
-    Word,
-    Literal,
-    Comment,
-    Punct(u8),
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Lexeme {
-    start: usize,
-    end: usize,
-    class: Class,
-}
-
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
-}
-
-fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
-}
-
-/// The end of a line comment starting at `i`: past its newline, or the end of the input.
-fn line_end(input: &[u8], i: usize) -> usize {
-    input[i..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(input.len(), |k| i + k + 1)
-}
-
-/// The end of a `"` string starting at `i`, if it closes before an unescaped newline.
-fn string_end(input: &[u8], i: usize) -> Option<usize> {
-    let mut j = i + 1;
-    while j < input.len() {
-        match input[j] {
-            b'"' => return Some(j + 1),
-            b'\\' => j += 2,
-            b'\n' => return None,
-            _ => j += 1,
-        }
-    }
-    None
-}
-
-/// The end of a character literal starting at `i`: one character or a short escape.
-fn char_end(input: &[u8], i: usize) -> Option<usize> {
-    let rest = &input[i + 1..];
-    let body = match *rest.first()? {
-        b'\\' => {
-            let close = rest.iter().take(12).skip(2).position(|&b| b == b'\'')?;
-            close + 2
-        }
-        b'\'' | b'\n' => return None,
-        b if b < 0x80 => 1,
-        // One UTF-8 character: a lead byte and its continuation bytes.
-        _ => 1 + rest[1..].iter().take_while(|&&b| b & 0xc0 == 0x80).count(),
-    };
-    let close = rest.get(body)?;
-    (*close == b'\'' && !rest[..body].contains(&b'\n')).then_some(i + 1 + body + 1)
-}
-
+/// The lexemes the tree is built from: every lexeme but whitespace, which goes with the
+/// lexeme after it.
 fn lex(input: &[u8]) -> Vec<Lexeme> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut at_line_start = true;
-    while i < input.len() {
-        let b = input[i];
-        if is_space(b) {
-            at_line_start |= b == b'\n';
-            i += 1;
-            continue;
-        }
-        let next = input.get(i + 1).copied();
-        let (end, class) = if b == b'/' && next == Some(b'/') || b == b'#' && at_line_start {
-            (line_end(input, i), Class::Comment)
-        } else if b == b'/' && next == Some(b'*') {
-            match input[i + 2..].windows(2).position(|w| w == b"*/") {
-                Some(k) => (i + 2 + k + 2, Class::Comment),
-                None => (i + 1, Class::Punct(b)),
-            }
-        } else if b == b'"' {
-            match string_end(input, i) {
-                Some(end) => (end, Class::Literal),
-                None => (i + 1, Class::Punct(b)),
-            }
-        } else if b == b'\'' {
-            match char_end(input, i) {
-                Some(end) => (end, Class::Literal),
-                None => (i + 1, Class::Punct(b)),
-            }
-        } else if is_word(b) {
-            let len = input[i..].iter().take_while(|&&c| is_word(c)).count();
-            (i + len, Class::Word)
-        } else {
-            (i + 1, Class::Punct(b))
-        };
-        // A line comment ends with its newline, so the next lexeme starts a line.
-        at_line_start = class == Class::Comment && input[end - 1] == b'\n';
-        out.push(Lexeme {
-            start: i,
-            end,
-            class,
-        });
-        i = end;
-    }
-    out
+    crate::lex::lex(input)
+        .into_iter()
+        .filter(|l| l.class != Class::Space)
+        .collect()
 }
 
 fn closer_of(open: u8) -> Option<u8> {

@@ -1,0 +1,250 @@
+//! The one lexer: what a word, a literal, a comment and a bracket are, for every part of myhill.
+//!
+//! Main items: [`lex`], which cuts an input into [`Lexeme`]s that tile it exactly, and
+//! [`Class`]. Token units ([`crate::Units`] at [`crate::Granularity::Tokens`]), the inferred tree
+//! and the identifier-renaming pass all read the same lexemes, so they agree on what a word is.
+//!
+//! The classes, tried in this order at each position:
+//! - [`Class::Space`]: a run of ASCII whitespace;
+//! - [`Class::Comment`]: `//` to the end of the line (with its newline), `/* ... */`, and `#` at the
+//!   start of a line when no letter follows it (a `#include` or `#define` is a directive, lexed
+//!   as `#` and words, so its names stay visible);
+//! - [`Class::Literal`]: a `"..."` string closed before an unescaped newline, or a character
+//!   literal (`'x'`, `'\n'`, one UTF-8 character);
+//! - [`Class::Word`]: a letter, `_` or non-ASCII byte, then letters, digits, `_` and non-ASCII
+//!   bytes (identifiers and keywords);
+//! - [`Class::Number`]: a digit, then letters, digits, `_`, and `.` when a digit follows it
+//!   (`42`, `0x1f`, `4.5e3`);
+//! - [`Class::Punct`]: any other single byte.
+//!
+//! ```
+//! use myhill::{Class, lex};
+//! let input = b"x = f(\"a(b\", 4.5); // done\n";
+//! let pieces: Vec<(&[u8], Class)> = lex(input).iter().map(|l| (&input[l.start..l.end], l.class)).collect();
+//! assert_eq!(pieces[0], (&b"x"[..], Class::Word));
+//! assert_eq!(pieces[6], (&b"\"a(b\""[..], Class::Literal));
+//! assert_eq!(pieces[9], (&b"4.5"[..], Class::Number));
+//! assert_eq!(pieces[13], (&b"// done\n"[..], Class::Comment));
+//! ```
+//!
+//! Limits: a heuristic for C-like and script-like text, not a parser of any one language.
+//! Single-quoted strings longer than one character (Python) are not literals; an unterminated
+//! quote or comment opener is plain punctuation.
+
+/// What a lexeme is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// A run of ASCII whitespace.
+    Space,
+    /// A line or block comment, kept whole.
+    Comment,
+    /// A string or character literal, kept whole.
+    Literal,
+    /// An identifier or keyword.
+    Word,
+    /// A numeric literal.
+    Number,
+    /// Any other single byte.
+    Punct(u8),
+}
+
+/// One lexeme: `input[start..end]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lexeme {
+    /// Offset of the first byte.
+    pub start: usize,
+    /// Offset past the last byte.
+    pub end: usize,
+    /// What it is.
+    pub class: Class,
+}
+
+/// Whether `b` is ASCII whitespace as the lexer counts it.
+pub fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// Whether `b` may continue a word: a letter, digit, `_` or non-ASCII byte.
+pub fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// The end of a line comment starting at `i`: past its newline, or the end of the input.
+fn line_end(input: &[u8], i: usize) -> usize {
+    input[i..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(input.len(), |k| i + k + 1)
+}
+
+/// The end of a `"` string starting at `i`, if it closes before an unescaped newline.
+fn string_end(input: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    while j < input.len() {
+        match input[j] {
+            b'"' => return Some(j + 1),
+            b'\\' => j += 2,
+            b'\n' => return None,
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+/// The end of a character literal starting at `i`: one character or a short escape.
+fn char_end(input: &[u8], i: usize) -> Option<usize> {
+    let rest = &input[i + 1..];
+    let body = match *rest.first()? {
+        b'\\' => {
+            let close = rest.iter().take(12).skip(2).position(|&b| b == b'\'')?;
+            close + 2
+        }
+        b'\'' | b'\n' => return None,
+        b if b < 0x80 => 1,
+        // One UTF-8 character: a lead byte and its continuation bytes.
+        _ => 1 + rest[1..].iter().take_while(|&&b| b & 0xc0 == 0x80).count(),
+    };
+    let close = rest.get(body)?;
+    (*close == b'\'' && !rest[..body].contains(&b'\n')).then_some(i + 1 + body + 1)
+}
+
+fn number_end(input: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while j < input.len() {
+        let b = input[j];
+        let dot_then_digit = b == b'.' && input.get(j + 1).is_some_and(|d| d.is_ascii_digit());
+        if is_word_byte(b) || dot_then_digit {
+            j += 1;
+        } else {
+            break;
+        }
+    }
+    j
+}
+
+/// Cuts `input` into lexemes that tile it exactly, in order.
+pub fn lex(input: &[u8]) -> Vec<Lexeme> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    // Only whitespace since the last newline (or the start).
+    let mut at_line_start = true;
+    while i < input.len() {
+        let b = input[i];
+        let next = input.get(i + 1).copied();
+        let (end, class) = if is_space(b) {
+            let len = input[i..].iter().take_while(|&&c| is_space(c)).count();
+            (i + len, Class::Space)
+        } else if b == b'/' && next == Some(b'/')
+            || b == b'#' && at_line_start && !next.is_some_and(|c| c.is_ascii_alphabetic())
+        {
+            (line_end(input, i), Class::Comment)
+        } else if b == b'/' && next == Some(b'*') {
+            match input[i + 2..].windows(2).position(|w| w == b"*/") {
+                Some(k) => (i + 2 + k + 2, Class::Comment),
+                None => (i + 1, Class::Punct(b)),
+            }
+        } else if b == b'"' {
+            match string_end(input, i) {
+                Some(end) => (end, Class::Literal),
+                None => (i + 1, Class::Punct(b)),
+            }
+        } else if b == b'\'' {
+            match char_end(input, i) {
+                Some(end) => (end, Class::Literal),
+                None => (i + 1, Class::Punct(b)),
+            }
+        } else if b.is_ascii_digit() {
+            (number_end(input, i), Class::Number)
+        } else if is_word_byte(b) {
+            let len = input[i..].iter().take_while(|&&c| is_word_byte(c)).count();
+            (i + len, Class::Word)
+        } else {
+            (i + 1, Class::Punct(b))
+        };
+        at_line_start = match class {
+            Class::Space => at_line_start || input[i..end].contains(&b'\n'),
+            // A line comment ends with its newline, so the next lexeme starts a line.
+            Class::Comment => input[end - 1] == b'\n',
+            _ => false,
+        };
+        out.push(Lexeme {
+            start: i,
+            end,
+            class,
+        });
+        i = end;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn pieces(input: &[u8]) -> Vec<(String, Class)> {
+        lex(input)
+            .iter()
+            .map(|l| {
+                (
+                    String::from_utf8_lossy(&input[l.start..l.end]).into_owned(),
+                    l.class,
+                )
+            })
+            .collect()
+    }
+
+    fn texts(input: &[u8]) -> Vec<String> {
+        pieces(input).into_iter().map(|(t, _)| t).collect()
+    }
+
+    #[test]
+    fn words_numbers_space_and_punctuation() {
+        assert_eq!(
+            texts(b"int x1 = 4.5e3;  a.b 1..2"),
+            [
+                "int", " ", "x1", " ", "=", " ", "4.5e3", ";", "  ", "a", ".", "b", " ", "1", ".",
+                ".", "2"
+            ]
+        );
+        let p = pieces(b"_a9 7z");
+        assert_eq!(p[0].1, Class::Word);
+        assert_eq!(p[2].1, Class::Number);
+    }
+
+    #[test]
+    fn literals_and_comments_are_whole() {
+        let p = texts(b"s = \"a(b\\\"c\" + 'x' + '\\n' + '(';\n/* { */ #x\n# hash (\nx");
+        for whole in [
+            "\"a(b\\\"c\"",
+            "'x'",
+            "'\\n'",
+            "'('",
+            "/* { */",
+            "# hash (\n",
+        ] {
+            assert!(p.contains(&whole.to_string()), "{whole} in {p:?}");
+        }
+        // `#` opens a comment only at the start of a line, and not before a directive name.
+        assert!(p.contains(&"#".to_string()));
+        assert_eq!(texts(b"#include <a.h>\n")[..2], ["#", "include"]);
+        assert_eq!(texts(b"  #!x\n")[1], "#!x\n");
+        // Prose apostrophes and unterminated quotes are plain punctuation.
+        assert_eq!(texts(b"don't \"x"), ["don", "'", "t", " ", "\"", "x"]);
+        assert_eq!(texts(b"// a\n// b")[..2], ["// a\n", "// b"]);
+    }
+
+    proptest! {
+        #[test]
+        fn lexemes_tile_any_input(input in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let lexemes = lex(&input);
+            let mut at = 0;
+            for l in &lexemes {
+                prop_assert_eq!(l.start, at);
+                prop_assert!(l.end > l.start);
+                at = l.end;
+            }
+            prop_assert_eq!(at, input.len());
+        }
+    }
+}
