@@ -13,8 +13,8 @@
 //! pass with SAT switched off: canonical intervals widest first, the baseline SAT must beat).
 
 use myhill::{
-    DDMin, DfaOptions, DfaPass, Driver, EvalOptions, FnOracle, Granularity, Pass, Policy, ProbDD,
-    Schedule, UnitPass, Units, dfa_schedule,
+    DDMin, DfaOptions, DfaPass, Figure, FnOracle, Granularity, Pass, Policy, ProbDD, ReduceOptions,
+    Reduction, Schedule, UnitPass, Units,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -146,7 +146,7 @@ struct Row {
     final_bytes: usize,
     interval_minimal: bool,
     wall: f64,
-    counters: std::collections::BTreeMap<String, f64>,
+    counters: std::collections::BTreeMap<String, Figure>,
 }
 
 fn interval_minimal(bytes: &[u8], g: Granularity, test: &Test) -> bool {
@@ -164,34 +164,49 @@ fn interval_minimal(bytes: &[u8], g: Granularity, test: &Test) -> bool {
 fn run(case: &Case, strategy: &str, dfa: &DfaOptions) -> Row {
     let test = case.test.clone();
     let oracle = FnOracle::new(move |b: &[u8]| test(b));
-    let mut driver = Driver::new(case.input.clone(), &oracle, EvalOptions::default());
-    let g = case.granularity;
-    let policy = |make: fn() -> Box<dyn Policy>| Schedule {
-        passes: vec![Box::new(UnitPass::new(g, Arc::new(make)))],
-        to_fixpoint: false,
+    // One run of the original (not counted below), no re-runs: the bare passes.
+    let options = ReduceOptions {
+        first_runs: 1,
+        verify: false,
+        ..ReduceOptions::default()
     };
-    let started = Instant::now();
-    match strategy {
-        "ddmin" => policy(|| Box::new(DDMin)).run(&mut driver),
-        "probdd" => policy(|| Box::new(ProbDD::default())).run(&mut driver),
-        "dfa" => dfa_schedule(g, dfa.clone()).run(&mut driver),
-        "dfa-pass" => DfaPass::new(g, dfa.clone()).run(&mut driver),
+    let mut reduction = Reduction::new(case.input.clone(), &oracle, options);
+    let g = case.granularity;
+    let one = |pass: Box<dyn Pass>, to_fixpoint| Schedule {
+        passes: vec![pass],
+        to_fixpoint,
+    };
+    let unit = |make: fn() -> Box<dyn Policy>| Box::new(UnitPass::new(g, Arc::new(make)));
+    let mut schedule = match strategy {
+        "ddmin" => one(unit(|| Box::new(DDMin)), false),
+        "probdd" => one(unit(|| Box::new(ProbDD::default())), false),
+        "dfa" => Schedule {
+            passes: vec![
+                unit(|| Box::new(DDMin)),
+                Box::new(DfaPass::new(g, dfa.clone())),
+            ],
+            to_fixpoint: true,
+        },
+        "dfa-pass" => one(Box::new(DfaPass::new(g, dfa.clone())), false),
         "intervals" => {
             let options = DfaOptions {
                 use_solver: false,
                 ..dfa.clone()
             };
-            DfaPass::new(g, options).run(&mut driver)
+            one(Box::new(DfaPass::new(g, options)), false)
         }
         other => panic!("unknown strategy {other}"),
-    }
-    .expect("in-process runs cannot fail");
+    };
+    let started = Instant::now();
+    let finished = reduction
+        .run(&mut schedule)
+        .expect("in-process runs cannot fail");
     let wall = started.elapsed().as_secs_f64();
-    let report = driver.report();
+    let report = finished.report;
     Row {
-        tests: report.eval.tests_run,
+        tests: report.eval.tests_run - report.first_check_runs,
         final_bytes: report.final_bytes,
-        interval_minimal: interval_minimal(driver.best(), g, &case.test),
+        interval_minimal: interval_minimal(&finished.best, g, &case.test),
         wall,
         counters: report.counters,
     }
@@ -241,7 +256,7 @@ fn main() {
         eprintln!("{}: {} ({} bytes)", case.name, case.what, case.input.len());
         for strategy in &strategies {
             let row = run(&case, strategy, &dfa);
-            let c = |k: &str| row.counters.get(k).copied().unwrap_or(0.0);
+            let c = |k: &str| row.counters.get(k).map_or(0.0, |f| f.value());
             println!(
                 "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {:.3} | {} ({}) | {} / {} / {} |",
                 case.name,

@@ -15,10 +15,9 @@
 //! own). Needs g++ on the PATH. Limits: a check that finds no deletable run costs a test per
 //! distinct deletion, quadratic in the result's units, so large results end "unknown".
 
-use myhill::certify::{Certificate, Minimality, certify};
 use myhill::{
-    DDMin, DfaOptions, Driver, EvalOptions, Evaluator, Event, FnOracle, Granularity, Policy,
-    ProbDD, Schedule, Stop, UnitPass, Units, dfa_schedule,
+    Certificate, DDMin, EvalOptions, Evaluator, Event, FnOracle, Granularity, Minimality, Policy,
+    ProbDD, ReduceOptions, Reduction, Schedule, Stop, Strategy, UnitPass, Units, certify,
 };
 use std::cell::Cell;
 use std::path::Path;
@@ -139,18 +138,20 @@ fn main() {
     for &g in &granularities {
         for &strategy in &strategies {
             let oracle = FnOracle::new(greets);
-            let options = EvalOptions {
+            let options = ReduceOptions {
                 jobs,
                 max_tests,
-                ..EvalOptions::default()
+                first_runs: 1,
+                verify: false,
+                ..ReduceOptions::default()
             };
-            let mut driver = Driver::new(input.clone(), &oracle, options);
+            let mut reduction = Reduction::new(input.clone(), &oracle, options);
             // The dfa schedule starts with exactly the ddmin run: report it as well.
             let first_pass: Rc<Cell<Option<(u64, u64, f64)>>> = Rc::new(Cell::new(None));
             let seen = first_pass.clone();
             let started = Instant::now();
             let initial = input.len() as u64;
-            driver.set_listener(move |e| match e {
+            reduction.on_event(move |e| match e {
                 Event::PassDone { stats } if seen.get().is_none() => {
                     let left = initial - stats.bytes_removed;
                     let secs = started.elapsed().as_secs_f64();
@@ -160,7 +161,7 @@ fn main() {
                     );
                     seen.set(Some((stats.tests, left, secs)));
                 }
-                Event::Reduced { pass, bytes } => eprintln!("{pass}: {} bytes", bytes.len()),
+                Event::Reduced { pass, bytes, .. } => eprintln!("{pass}: {} bytes", bytes.len()),
                 _ => {}
             });
             let one = |make: fn() -> Box<dyn Policy>| Schedule {
@@ -170,16 +171,22 @@ fn main() {
             let mut schedule = match strategy {
                 "ddmin" => one(|| Box::new(DDMin)),
                 "probdd" => one(|| Box::new(ProbDD::default())),
-                _ => dfa_schedule(g, DfaOptions::default()),
+                _ => Strategy::named("dfa")
+                    .unwrap()
+                    .with_units(Some(g))
+                    .schedule(),
             };
-            let finished = match schedule.run(&mut driver) {
-                Ok(()) => true,
-                Err(Stop::Budget) => false,
-                Err(other) => panic!("the test could not run: {other}"),
+            let result = reduction
+                .run(&mut schedule)
+                .expect("the input is interesting");
+            let finished = match &result.report.stopped {
+                None => true,
+                Some(Stop::Budget) => false,
+                Some(other) => panic!("the test could not run: {other}"),
             };
             let wall = started.elapsed().as_secs_f64();
-            let report = driver.report();
-            let c = |k: &str| report.counters.get(k).copied().unwrap_or(0.0);
+            let report = &result.report;
+            let c = |k: &str| report.counters.get(k).map_or(0.0, |f| f.value());
             let minimal = if !finished {
                 "not reached (budget)".to_string()
             } else if strategy == "dfa" {
@@ -189,7 +196,7 @@ fn main() {
                     "no".to_string()
                 }
             } else {
-                certify_interval(driver.best(), g, jobs, check_tests)
+                certify_interval(&result.best, g, jobs, check_tests)
             };
             if strategy == "dfa"
                 && let Some((tests, bytes, secs)) = first_pass.get()
@@ -199,7 +206,7 @@ fn main() {
                 );
             }
             let path = out_dir.join(format!("{stem}-{strategy}-{g}.cpp"));
-            std::fs::write(&path, driver.best()).expect("write the result");
+            std::fs::write(&path, &result.best).expect("write the result");
             println!(
                 "| {g} | {strategy} | {} | {} | {minimal} | {wall:.0} | {:.2} | {} | {} / {} / {} / {} |",
                 report.eval.tests_run,

@@ -8,8 +8,7 @@
 //! Every run must give the same result whatever the job count; the program checks that and
 //! prints tests, wall time and the ratio to one job.
 
-use myhill::command::{CommandOracle, CommandSpec};
-use myhill::{Driver, EvalOptions};
+use myhill::{ReduceOptions, Reduction, Strategy, TestCommand, TestSpec};
 use std::os::unix::fs::PermissionsExt;
 use std::time::Instant;
 
@@ -45,7 +44,7 @@ fn main() {
             let mut base = None;
             let mut first_result: Option<Vec<u8>> = None;
             for jobs in [1, 2, 4] {
-                let oracle = CommandOracle::new(CommandSpec::new(
+                let oracle = TestCommand::new(TestSpec::new(
                     vec![script.to_string_lossy().into_owned()],
                     "input.txt",
                 ));
@@ -54,21 +53,24 @@ fn main() {
                 } else {
                     Some(myhill::Granularity::Lines)
                 };
-                let mut schedule = myhill::strategy::schedule(strategy, units).unwrap();
-                let options = EvalOptions {
+                let mut schedule = Strategy::named(strategy)
+                    .unwrap()
+                    .with_units(units)
+                    .schedule();
+                let options = ReduceOptions {
                     jobs,
-                    ..EvalOptions::default()
+                    ..ReduceOptions::default()
                 };
-                let mut driver = Driver::new(input.clone(), &oracle, options);
+                let mut reduction = Reduction::new(input.clone(), &oracle, options);
                 let started = Instant::now();
-                schedule.run(&mut driver).unwrap();
+                let finished = reduction.run(&mut schedule).unwrap();
                 let wall = started.elapsed().as_secs_f64();
-                let report = driver.report();
+                let report = &finished.report;
                 let base_wall = *base.get_or_insert(wall);
                 match &first_result {
-                    None => first_result = Some(driver.best().to_vec()),
+                    None => first_result = Some(finished.best.clone()),
                     Some(r) => {
-                        assert_eq!(r, driver.best(), "the result changed with --jobs {jobs}")
+                        assert_eq!(r, &finished.best, "the result changed with --jobs {jobs}")
                     }
                 }
                 println!(
@@ -76,7 +78,7 @@ fn main() {
                     report.eval.tests_run,
                     report.eval.speculative_wasted,
                     wall / base_wall,
-                    driver.best().len()
+                    finished.best.len()
                 );
             }
         }

@@ -6,8 +6,8 @@
 //! the command oracle and the evaluator (cache on, every candidate distinct), then spawns
 //! /bin/true as many times directly, and prints the difference per test.
 
-use myhill::command::{CommandOracle, CommandSpec};
 use myhill::{EvalOptions, Evaluator};
+use myhill::{TestCommand, TestSpec};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -19,7 +19,7 @@ fn main() {
     let tests = args.first().copied().unwrap_or(2000);
     let bytes = args.get(1).copied().unwrap_or(10_000);
 
-    let oracle = CommandOracle::new(CommandSpec::new(vec!["/bin/true".into()], "input.c"));
+    let oracle = TestCommand::new(TestSpec::new(vec!["/bin/true".into()], "input.c"));
     let mut eval = Evaluator::new(&oracle, EvalOptions::default());
     let mut candidate = vec![b'a'; bytes];
     let started = Instant::now();

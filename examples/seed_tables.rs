@@ -3,8 +3,11 @@
 //!
 //!     cargo run --release --example seed_tables
 
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 fn main() {
-    for row in myhill::demos::seed_rows() {
+    for row in support::demos::seed_rows() {
         println!("{row}");
     }
 }

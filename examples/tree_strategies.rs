@@ -8,10 +8,10 @@
 //! calls survive. Printed per strategy: oracle calls, final size, and the share of candidates
 //! rejected, and of those the share rejected for unbalanced brackets.
 
-use myhill::tree::infer::infer;
-use myhill::tree::{TreePass, TreeStrategy};
-use myhill::{DDMin, Driver, EvalOptions, FnOracle, Granularity, Pass, PolicyFactory, ProbDD};
-use myhill::{UnitPass, Units};
+use myhill::{
+    DDMin, Driver, EvalOptions, FnOracle, Granularity, Pass, PolicyFactory, ProbDD, TreePass,
+    TreeStrategy, UnitPass, Units, infer,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 

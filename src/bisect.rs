@@ -8,7 +8,7 @@
 //! one, the answer is the range of candidates, as `git bisect` reports it.
 //!
 //! ```
-//! use myhill::bisect::{first_bad, Bisection, Status};
+//! use myhill::{first_bad, Bisection, Status};
 //! let result = first_bad(64, |i| Ok::<_, ()>(if i >= 37 { Status::Bad } else { Status::Good })).unwrap();
 //! assert_eq!(result, Bisection::Found { first_bad: 37, last_good: 36, probes: 8 });
 //! ```
@@ -19,7 +19,9 @@
 /// What one probe of an item says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
+    /// The item does not show the failure.
     Good,
+    /// The item shows the failure.
     Bad,
     /// The item cannot be tested (it does not build, say); skip it.
     Untestable,
@@ -30,19 +32,30 @@ pub enum Status {
 pub enum Bisection {
     /// `first_bad` is the first bad item and `last_good` the item before it.
     Found {
+        /// The first bad item.
         first_bad: usize,
+        /// The item before it, which is good.
         last_good: usize,
+        /// Items probed.
         probes: usize,
     },
     /// Untestable items hide the change: the first bad item is one of `candidates`
     /// (the untestable items after `last_good`, and the first known bad item).
     Ambiguous {
+        /// The last known good item.
         last_good: usize,
+        /// Where the first bad item may be.
         candidates: Vec<usize>,
+        /// Items probed.
         probes: usize,
     },
     /// The end checks failed: the first item is not good, or the last one is not bad.
-    BadEnds { first: Status, last: Status },
+    BadEnds {
+        /// What the first item gave.
+        first: Status,
+        /// What the last item gave.
+        last: Status,
+    },
 }
 
 /// Finds the first bad item among `n` (at least two) with `probe(index)`.

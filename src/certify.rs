@@ -8,7 +8,7 @@
 //! and suffix hashes, so duplicates cost neither a test nor a rendering.
 //!
 //! ```
-//! use myhill::certify::{certify, Certificate, Minimality};
+//! use myhill::{certify, Certificate, Minimality};
 //! use myhill::{EvalOptions, Evaluator, FnOracle, Granularity, Units};
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"ab"));
 //! let mut eval = Evaluator::new(&oracle, EvalOptions::default());
@@ -22,7 +22,8 @@
 //! Limits: interval-minimality needs up to n(n+1)/2 tests for n units; the caller decides
 //! when that is affordable.
 
-use crate::eval::{Evaluator, Stop};
+use crate::eval::Evaluator;
+use crate::report::Stop;
 use crate::units::Units;
 use std::collections::HashSet;
 
@@ -40,16 +41,24 @@ pub enum Minimality {
 pub enum Certificate {
     /// Every deletion was tried and none stayed interesting.
     Minimal {
+        /// Tests run.
         tests: u64,
+        /// Distinct deletions tried.
         distinct: u64,
+        /// Deletions not tested because they gave bytes already tried.
         saved: u64,
     },
     /// Deleting units `deleted.0 .. deleted.1` keeps the input interesting.
     NotMinimal {
+        /// The deleted units, `start..end`.
         deleted: (usize, usize),
+        /// The input without them.
         smaller: Vec<u8>,
+        /// Tests run.
         tests: u64,
+        /// Distinct deletions tried.
         distinct: u64,
+        /// Deletions not tested because they gave bytes already tried.
         saved: u64,
     },
 }

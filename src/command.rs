@@ -1,300 +1,276 @@
-//! The command oracle: runs the user's test on a candidate in a fresh temporary directory.
+//! Runs one command in its own process group with a time limit: the only place myhill starts a process.
 //!
-//! Main types: [`CommandOracle`], [`CommandSpec`], [`InputMode`] and [`Signature`]. For each
-//! test the candidate is written under the input's own file name in a new directory, which is
-//! the test's working directory; its path is appended to the test's arguments and the file is
-//! also fed on stdin (as [`InputMode`] allows). The test runs in its own process group, which
-//! is killed as a whole on timeout, on cancellation and after the test exits, so no process
-//! of a test outlives it. The directory is removed after every test, whatever happened.
+//! Main items: [`Process`] (what to run: argv, working directory, where stdin comes from and
+//! stdout and stderr go, a time limit and a grace), [`run`], [`Ended`] and [`Run`]. The command
+//! becomes the leader of a new process group. When it must stop early (its time is up, or its
+//! [`Cancel`] fires) the whole group gets SIGTERM, so the command's own clean-up runs (a shell's
+//! `trap`, a compiler deleting its temporaries), then SIGKILL after the grace; a hurried cancel
+//! skips the grace. After a normal exit, whatever the command left running in its group is
+//! stopped the same way. Exits are noticed through a pidfd, so a fast command costs no polling
+//! delay.
 //!
-//! ```no_run
-//! use myhill::command::{CommandOracle, CommandSpec};
-//! use myhill::{Cancel, Oracle, Verdict};
-//! let spec = CommandSpec::new(vec!["./test.sh".into()], "input.c");
-//! let oracle = CommandOracle::new(spec);
-//! let out = oracle.test(b"int main(){}", &Cancel::never()).unwrap();
-//! println!("{:?} in {:?}", out.verdict, out.duration);
+//! ```
+//! use myhill::{Cancel, Ended, Process, run};
+//! let mut p = Process::new(["sh", "-c", "exit 3"]);
+//! p.timeout = Some(std::time::Duration::from_secs(5));
+//! let r = run(&p, &Cancel::never()).unwrap();
+//! assert_eq!(r.ended, Ended::Exited(3));
 //! ```
 //!
-//! Limits: Unix only. A test that leaves its process group (`setsid`) escapes the kill.
-//! Output capture goes through files, so a test that prints gigabytes costs disk, not memory.
+//! Limits: Unix only. A process that leaves the group (`setsid`) escapes the signals. Output
+//! goes to files or nowhere, never to memory, so a command that prints gigabytes costs disk.
 
-use crate::oracle::{Cancel, Oracle, OracleError, Outcome, Verdict};
-use regex::bytes::Regex;
+use crate::oracle::Cancel;
+use std::ffi::OsString;
 use std::fs::File;
-use std::io::Read;
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-/// How the candidate reaches the test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputMode {
-    /// Only as the last argument.
-    Arg,
-    /// Only on standard input.
-    Stdin,
-    /// Only as the file in the working directory (no argument, no stdin).
-    File,
-    /// All of the above.
-    All,
-}
+/// The grace between SIGTERM and SIGKILL when a command must stop early.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(1);
 
-impl std::str::FromStr for InputMode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "arg" => Ok(InputMode::Arg),
-            "stdin" => Ok(InputMode::Stdin),
-            "file" => Ok(InputMode::File),
-            "all" => Ok(InputMode::All),
-            _ => Err(format!(
-                "unknown input mode {s:?}: use arg, stdin, file or all"
-            )),
-        }
-    }
-}
-
-/// What makes a run interesting beyond (or instead of) exit status 0.
-#[derive(Clone, Debug, Default)]
-pub struct Signature {
-    pub expect_exit: Option<i32>,
-    pub stdout_regex: Option<Regex>,
-    pub stderr_regex: Option<Regex>,
-    /// Exit status, stdout and stderr that must be reproduced exactly.
-    pub same_as: Option<(Option<i32>, Vec<u8>, Vec<u8>)>,
-}
-
-impl Signature {
-    /// Whether any signature option is set; without one, exit status 0 means interesting.
-    pub fn is_set(&self) -> bool {
-        self.expect_exit.is_some()
-            || self.stdout_regex.is_some()
-            || self.stderr_regex.is_some()
-            || self.same_as.is_some()
-    }
-
-    fn needs_output(&self) -> bool {
-        self.stdout_regex.is_some() || self.stderr_regex.is_some() || self.same_as.is_some()
-    }
-
-    /// Whether a finished run with this status and output is interesting.
-    pub fn matches(&self, code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> bool {
-        if !self.is_set() {
-            return code == Some(0);
-        }
-        self.expect_exit.is_none_or(|want| code == Some(want))
-            && self
-                .stdout_regex
-                .as_ref()
-                .is_none_or(|re| re.is_match(stdout))
-            && self
-                .stderr_regex
-                .as_ref()
-                .is_none_or(|re| re.is_match(stderr))
-            && self
-                .same_as
-                .as_ref()
-                .is_none_or(|(c, o, e)| *c == code && o == stdout && e == stderr)
-    }
-}
-
-/// Everything needed to run the user's test.
+/// What to run and how.
 #[derive(Clone, Debug)]
-pub struct CommandSpec {
-    /// The test's command line, already split into words.
-    pub argv: Vec<String>,
-    /// The file name the candidate is written under (the input's own name).
-    pub file_name: String,
-    pub input_mode: InputMode,
-    pub signature: Signature,
-    /// A timeout counts as interesting (for reducing hangs).
-    pub timeout_is_interesting: bool,
-    /// Keep what the test prints even when no signature needs it.
-    pub capture_output: bool,
-    /// Where the per-test directories are made (default: the system's temp dir).
-    pub temp_root: Option<PathBuf>,
+pub struct Process {
+    /// The program and its arguments.
+    pub argv: Vec<OsString>,
+    /// The working directory (default: the current one).
+    pub cwd: Option<PathBuf>,
+    /// A file fed on stdin (default: nothing, stdin is /dev/null).
+    pub stdin: Option<PathBuf>,
+    /// Where stdout goes (default: discarded).
+    pub stdout: Option<PathBuf>,
+    /// Where stderr goes (default: discarded).
+    pub stderr: Option<PathBuf>,
+    /// Extra environment variables.
+    pub env: Vec<(OsString, OsString)>,
+    /// Time limit (default: none).
+    pub timeout: Option<Duration>,
+    /// Time between SIGTERM and SIGKILL when the command must stop early.
+    pub grace: Duration,
 }
 
-impl CommandSpec {
-    pub fn new(argv: Vec<String>, file_name: &str) -> CommandSpec {
-        CommandSpec {
-            argv,
-            file_name: file_name.to_string(),
-            input_mode: InputMode::All,
-            signature: Signature::default(),
-            timeout_is_interesting: false,
-            capture_output: false,
-            temp_root: None,
+impl Process {
+    /// A process running `argv` with the defaults above.
+    pub fn new<S: Into<OsString>>(argv: impl IntoIterator<Item = S>) -> Process {
+        Process {
+            argv: argv.into_iter().map(Into::into).collect(),
+            cwd: None,
+            stdin: None,
+            stdout: None,
+            stderr: None,
+            env: Vec::new(),
+            timeout: None,
+            grace: DEFAULT_GRACE,
         }
     }
 }
 
-/// Runs the user's test; see the module doc for the contract.
-pub struct CommandOracle {
-    spec: CommandSpec,
-    /// The per-test time limit in milliseconds; 0 means none.
-    timeout_ms: AtomicU64,
+/// How a command ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// It exited with this status.
+    Exited(i32),
+    /// A signal it did not get from us ended it.
+    Signalled(i32),
+    /// It ran past its time limit and was stopped.
+    TimedOut,
 }
 
-/// The timeout used until the first run has been timed, and the upper clamp.
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(300);
-/// The lower clamp of the dynamic timeout.
-pub const MIN_TIMEOUT: Duration = Duration::from_secs(1);
-
-/// The dynamic timeout: about ten times the first run, clamped to 1..300 s.
-pub fn dynamic_timeout(first_run: Duration) -> Duration {
-    (first_run * 10).clamp(MIN_TIMEOUT, MAX_TIMEOUT)
+/// A finished run.
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    /// How it ended.
+    pub ended: Ended,
+    /// From start to exit (or to the time limit).
+    pub duration: Duration,
 }
 
-impl CommandOracle {
-    pub fn new(spec: CommandSpec) -> CommandOracle {
-        CommandOracle {
-            spec,
-            timeout_ms: AtomicU64::new(MAX_TIMEOUT.as_millis() as u64),
+/// Why a command gave no [`Run`].
+#[derive(Debug)]
+pub enum RunError {
+    /// It could not be started (or a file it needs could not be opened).
+    Spawn(std::io::Error),
+    /// Its [`Cancel`] fired; it was stopped.
+    Cancelled,
+    /// Waiting for it failed.
+    Wait(std::io::Error),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Spawn(e) => write!(f, "cannot start it: {e}"),
+            RunError::Cancelled => f.write_str("cancelled"),
+            RunError::Wait(e) => write!(f, "cannot wait for it: {e}"),
         }
     }
+}
 
-    pub fn set_timeout(&self, timeout: Duration) {
-        self.timeout_ms
-            .store(timeout.as_millis().max(1) as u64, Ordering::Relaxed);
+impl std::error::Error for RunError {}
+
+fn output_to(path: &Option<PathBuf>) -> std::io::Result<Stdio> {
+    Ok(match path {
+        Some(p) => File::create(p)?.into(),
+        None => Stdio::null(),
+    })
+}
+
+/// Runs `process` to its end, its time limit, or its cancellation.
+pub fn run(process: &Process, cancel: &Cancel) -> Result<Run, RunError> {
+    let Some(program) = process.argv.first() else {
+        return Err(RunError::Spawn(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "empty command line",
+        )));
+    };
+    let mut cmd = std::process::Command::new(program);
+    cmd.args(&process.argv[1..]).process_group(0);
+    if let Some(dir) = &process.cwd {
+        cmd.current_dir(dir);
     }
-
-    pub fn timeout(&self) -> Duration {
-        Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed))
+    for (k, v) in &process.env {
+        cmd.env(k, v);
     }
-
-    /// Sets the signature (for `--same-output`, once the original's output is known).
-    pub fn set_same_as(&mut self, code: Option<i32>, stdout: Vec<u8>, stderr: Vec<u8>) {
-        self.spec.signature.same_as = Some((code, stdout, stderr));
-    }
-
-    /// Runs the test on `candidate` with `cwd` as working directory and the candidate at
-    /// `path`, which the caller has already written.
-    pub fn run_at(
-        &self,
-        path: &Path,
-        cwd: &Path,
-        capture_dir: &Path,
-        cancel: &Cancel,
-    ) -> Result<Outcome, OracleError> {
-        let spec = &self.spec;
-        let capture = spec.capture_output || spec.signature.needs_output();
-        let mut cmd = Command::new(&spec.argv[0]);
-        cmd.args(&spec.argv[1..]).current_dir(cwd).process_group(0);
-        if matches!(spec.input_mode, InputMode::Arg | InputMode::All) {
-            cmd.arg(path);
-        }
-        if matches!(spec.input_mode, InputMode::Stdin | InputMode::All) {
-            cmd.stdin(
-                File::open(path).map_err(|e| setup(format!("cannot reopen the candidate: {e}")))?,
-            );
-        } else {
-            cmd.stdin(Stdio::null());
-        }
-        let (out_path, err_path) = (capture_dir.join("stdout"), capture_dir.join("stderr"));
-        if capture {
-            let out = File::create(&out_path)
-                .map_err(|e| setup(format!("cannot capture stdout: {e}")))?;
-            let err = File::create(&err_path)
-                .map_err(|e| setup(format!("cannot capture stderr: {e}")))?;
-            cmd.stdout(out).stderr(err);
-        } else {
-            cmd.stdout(Stdio::null()).stderr(Stdio::null());
-        }
-        let started = Instant::now();
-        let mut child = cmd.spawn().map_err(|e| {
-            setup(format!(
-                "cannot run the test {:?}: {e} (check that it exists and is executable, e.g. chmod +x)",
-                spec.argv[0]
-            ))
-        })?;
-        let group = child.id() as i32;
-        let timeout = self.timeout();
-        let exit_watch = ExitWatch::new(group);
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break Some(status),
-                Ok(None) => {}
-                Err(e) => {
-                    kill_group(group);
-                    let _ = child.wait();
-                    return Err(setup(format!("cannot wait for the test: {e}")));
-                }
+    cmd.stdin(match &process.stdin {
+        Some(p) => File::open(p).map_err(RunError::Spawn)?.into(),
+        None => Stdio::null(),
+    });
+    cmd.stdout(output_to(&process.stdout).map_err(RunError::Spawn)?);
+    cmd.stderr(output_to(&process.stderr).map_err(RunError::Spawn)?);
+    adopt_orphans();
+    let started = Instant::now();
+    let mut child = cmd.spawn().map_err(RunError::Spawn)?;
+    let group = child.id() as i32;
+    let watch = ExitWatch::new(group);
+    let result = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                let ended = match status.code() {
+                    Some(code) => Ended::Exited(code),
+                    None => Ended::Signalled(status.signal().unwrap_or(0)),
+                };
+                break Ok(Run {
+                    ended,
+                    duration: started.elapsed(),
+                });
             }
-            if cancel.is_cancelled() {
-                kill_group(group);
-                let _ = child.wait();
-                return Err(OracleError::Cancelled);
+            Ok(None) => {}
+            Err(e) => {
+                stop_group(&mut child, &watch, group, Duration::ZERO);
+                return Err(RunError::Wait(e));
             }
-            let elapsed = started.elapsed();
-            if elapsed >= timeout {
-                kill_group(group);
-                let _ = child.wait();
-                break None;
+        }
+        if cancel.is_cancelled() {
+            let grace = if cancel.is_hurried() {
+                Duration::ZERO
+            } else {
+                process.grace
+            };
+            stop_group(&mut child, &watch, group, grace);
+            break Err(RunError::Cancelled);
+        }
+        let elapsed = started.elapsed();
+        if let Some(limit) = process.timeout {
+            if elapsed >= limit {
+                stop_group(&mut child, &watch, group, process.grace);
+                break Ok(Run {
+                    ended: Ended::TimedOut,
+                    duration: elapsed,
+                });
             }
             // Wake on exit at once, but at least every 10 ms to notice cancellation.
-            exit_watch.wait((timeout - elapsed).min(Duration::from_millis(10)));
-        };
-        let duration = started.elapsed();
-        // Whatever the test left running in its group goes with it.
-        kill_group(group);
-        let (stdout, stderr) = if capture {
-            (read_all(&out_path), read_all(&err_path))
+            watch.wait((limit - elapsed).min(Duration::from_millis(10)));
         } else {
-            (Vec::new(), Vec::new())
-        };
-        let Some(status) = status else {
-            let verdict = if spec.timeout_is_interesting {
-                Verdict::Interesting
-            } else {
-                Verdict::TimedOut
-            };
-            return Ok(Outcome {
-                verdict,
-                duration,
-                exit_code: None,
-                stdout,
-                stderr,
-            });
-        };
-        let code = status.code();
-        // The candidate's directory differs per test; hide it so outputs compare equal.
-        let dir = cwd.as_os_str().as_encoded_bytes();
-        let (stdout, stderr) = (strip_path(stdout, dir), strip_path(stderr, dir));
-        let verdict = if spec.signature.matches(code, &stdout, &stderr) {
-            Verdict::Interesting
+            watch.wait(Duration::from_millis(10));
+        }
+    };
+    // Whatever the command left running in its group goes with it.
+    clear_group(
+        group,
+        if cancel.is_hurried() {
+            Duration::ZERO
         } else {
-            Verdict::NotInteresting
-        };
-        Ok(Outcome {
-            verdict,
-            duration,
-            exit_code: code,
-            stdout,
-            stderr,
-        })
+            process.grace
+        },
+    );
+    result
+}
+
+/// Stops a running leader and its group: SIGTERM to the group, up to `grace` for the leader to
+/// exit, then SIGKILL to the group; the leader is reaped.
+fn stop_group(child: &mut Child, watch: &ExitWatch, group: i32, grace: Duration) {
+    signal_group(group, libc::SIGTERM);
+    let deadline = Instant::now() + grace;
+    while Instant::now() < deadline {
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            break;
+        }
+        watch.wait((deadline - Instant::now()).min(Duration::from_millis(10)));
+    }
+    signal_group(group, libc::SIGKILL);
+    let _ = child.wait();
+}
+
+/// After the leader is gone: stops what is left of its group, SIGTERM first and SIGKILL after
+/// `grace` if anything still answers.
+fn clear_group(group: i32, grace: Duration) {
+    if !group_exists(group) {
+        return;
+    }
+    signal_group(group, libc::SIGTERM);
+    let deadline = Instant::now() + grace;
+    while Instant::now() < deadline && group_exists(group) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    signal_group(group, libc::SIGKILL);
+}
+
+fn signal_group(group: i32, signal: i32) {
+    // SAFETY: killpg only sends a signal; a group that is already gone gives ESRCH.
+    unsafe {
+        libc::killpg(group, signal);
     }
 }
 
-/// Where per-test directories go when no root is given: `$TMPDIR` if set, else `/dev/shm`
-/// when it is a writable directory (memory-backed: making and removing a directory there costs
-/// about 60 us, against over a millisecond on a disk file system), else the system temp dir.
-pub fn default_temp_root() -> PathBuf {
-    static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    ROOT.get_or_init(|| {
-        if std::env::var_os("TMPDIR").is_some_and(|t| !t.is_empty()) {
-            return std::env::temp_dir();
+/// Whether a live process is left in the group. Members that died are reaped first: they
+/// are this process's children (see [`adopt_orphans`]), and a zombie would look alive.
+fn group_exists(group: i32) -> bool {
+    loop {
+        // SAFETY: waitid writes into the zeroed siginfo it is given; P_PGID only reaps
+        // children in this test's own group, never another test's leader.
+        let reaped = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let r = libc::waitid(
+                libc::P_PGID,
+                group as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG,
+            );
+            r == 0 && info.si_pid() != 0
+        };
+        if !reaped {
+            break;
         }
-        let shm = Path::new("/dev/shm");
-        if shm.is_dir() && tempfile::tempdir_in(shm).is_ok() {
-            return shm.to_path_buf();
+    }
+    // SAFETY: signal 0 checks for existence and sends nothing.
+    unsafe { libc::killpg(group, 0) == 0 }
+}
+
+/// Makes this process the reaper of its orphaned descendants, so that what a test leaves
+/// behind in its group can be reaped (and counted as gone) at once rather than whenever
+/// init gets to it. Linux only; elsewhere a no-op.
+fn adopt_orphans() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: PR_SET_CHILD_SUBREAPER takes one integer argument and changes only this
+        // process's own attribute.
+        unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
         }
-        std::env::temp_dir()
-    })
-    .clone()
+    });
 }
 
 /// Waits for a child to exit without polling, through a pidfd where the kernel has them
@@ -340,70 +316,63 @@ impl Drop for ExitWatch {
     }
 }
 
-fn setup(msg: String) -> OracleError {
-    OracleError::Setup(msg)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::Control;
 
-fn read_all(path: &Path) -> Vec<u8> {
-    let mut buf = Vec::new();
-    if let Ok(mut f) = File::open(path) {
-        let _ = f.read_to_end(&mut buf);
+    fn sh(script: &str) -> Process {
+        Process::new(["sh", "-c", script])
     }
-    buf
-}
 
-fn strip_path(bytes: Vec<u8>, dir: &[u8]) -> Vec<u8> {
-    if dir.is_empty() || !bstr::ByteSlice::contains_str(&bytes[..], dir) {
-        return bytes;
+    #[test]
+    fn exit_status_and_signals_are_reported() {
+        let r = run(&sh("exit 7"), &Cancel::never()).unwrap();
+        assert_eq!(r.ended, Ended::Exited(7));
+        let r = run(&sh("kill -SEGV $$"), &Cancel::never()).unwrap();
+        assert_eq!(r.ended, Ended::Signalled(libc::SIGSEGV));
     }
-    bstr::ByteSlice::replace(&bytes[..], dir, b"<dir>")
-}
 
-fn make_writable(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for entry in entries.flatten() {
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                make_writable(&entry.path());
-            }
-        }
+    #[test]
+    fn a_timed_out_command_gets_sigterm_first_so_its_cleanup_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let flag = dir.path().join("cleaned");
+        let mut p = sh(&format!(
+            "trap 'touch {}; exit 1' TERM; sleep 10 & wait",
+            flag.display()
+        ));
+        p.timeout = Some(Duration::from_millis(200));
+        let r = run(&p, &Cancel::never()).unwrap();
+        assert_eq!(r.ended, Ended::TimedOut);
+        assert!(flag.exists(), "the TERM trap did not run");
     }
-}
 
-fn kill_group(group: i32) {
-    // SAFETY: killpg only sends a signal; a group that is already gone gives ESRCH.
-    unsafe {
-        libc::killpg(group, libc::SIGKILL);
+    #[test]
+    fn a_command_ignoring_sigterm_is_killed_after_the_grace() {
+        let mut p = sh("trap '' TERM; sleep 10");
+        p.timeout = Some(Duration::from_millis(100));
+        p.grace = Duration::from_millis(200);
+        let started = Instant::now();
+        let r = run(&p, &Cancel::never()).unwrap();
+        assert_eq!(r.ended, Ended::TimedOut);
+        assert!(started.elapsed() < Duration::from_secs(5));
     }
-}
 
-impl Oracle for CommandOracle {
-    fn test(&self, candidate: &[u8], cancel: &Cancel) -> Result<Outcome, OracleError> {
-        let mut builder = tempfile::Builder::new();
-        builder.prefix("myhill-");
-        let root = match &self.spec.temp_root {
-            Some(dir) => builder.tempdir_in(dir),
-            None => builder.tempdir_in(default_temp_root()),
-        }
-        .map_err(|e| setup(format!("cannot make a temporary directory: {e}")))?;
-        let work = root.path().join("work");
-        std::fs::create_dir(&work)
-            .map_err(|e| setup(format!("cannot make {}: {e}", work.display())))?;
-        let path = work.join(&self.spec.file_name);
-        std::fs::write(&path, candidate).map_err(|e| {
-            setup(format!(
-                "cannot write the candidate to {}: {e}",
-                path.display()
-            ))
-        })?;
-        let result = self.run_at(&path, &work, root.path(), cancel);
-        let root_path = root.path().to_path_buf();
-        if root.close().is_err() {
-            // A test may have left read-only directories behind; the directory must still go.
-            make_writable(&root_path);
-            let _ = std::fs::remove_dir_all(&root_path);
-        }
-        result
+    #[test]
+    fn cancellation_stops_the_group() {
+        let control = Control::new();
+        let cancel = Cancel::child_of(&control);
+        let stopper = {
+            let control = control.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                control.hurry();
+            })
+        };
+        let started = Instant::now();
+        let r = run(&sh("sleep 10"), &cancel);
+        stopper.join().unwrap();
+        assert!(matches!(r, Err(RunError::Cancelled)));
+        assert!(started.elapsed() < Duration::from_secs(5));
     }
 }

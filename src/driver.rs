@@ -1,10 +1,11 @@
-//! The driver: the current best input, the only place a candidate is accepted, and the pass schedule.
+//! The driver: the current best input, and the only place a candidate is accepted.
 //!
-//! Main types: [`Driver`], [`Event`], [`PassStats`], [`Report`], and the [`Pass`] trait with
-//! [`UnitPass`] (a granularity plus a policy) and [`Schedule`]. [`Driver::run_policy`] is the
-//! seed reduce loop: it asks a policy for deltas, renders `config - delta` to bytes, tests them
-//! through the [`Evaluator`] and adopts the first interesting one. Passes that propose whole
-//! byte strings (the DFA pass) use [`Driver::try_candidates`], the same path.
+//! Main type: [`Driver`]. Passes read [`Driver::best`] and hand candidates to
+//! [`Driver::try_candidates`] (whole byte strings) or [`Driver::run_policy`] (the seed reduce
+//! loop: a policy proposes deltas over a cut of the best, `config - delta` is rendered and
+//! tested). Both go through the [`crate::Evaluator`]; the first interesting candidate in
+//! proposal order that is shortlex-smaller than the best is accepted. A [`crate::Reduction`]
+//! owns a driver for the whole lifecycle of a run; used alone, a driver is the seeds' bare loop.
 //!
 //! ```
 //! use myhill::{DDMin, Driver, EvalOptions, FnOracle, Granularity, Policy, Units};
@@ -17,67 +18,19 @@
 //! ```
 //!
 //! Invariant: a candidate is accepted only if it is interesting and shortlex-smaller than the
-//! current best, so the best never grows and every schedule terminates.
+//! current best, so the best never grows and every schedule terminates. The only other change
+//! of the best is a rollback by the reduction to a result that passed before.
 
 use crate::IdSet;
-use crate::eval::{EvalOptions, EvalStats, Evaluator, Stop};
+use crate::eval::{EvalOptions, Evaluator};
 use crate::oracle::Oracle;
-use crate::policy::{Policy, PolicyFactory};
-use crate::units::{Granularity, Units};
+use crate::policy::Policy;
+use crate::report::{Event, Figure, PassStats, Report, Stop};
+use crate::units::Units;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// What the driver tells its listener.
-pub enum Event<'a> {
-    PassStarted {
-        pass: &'a str,
-    },
-    /// A smaller interesting input was accepted; `bytes` is the new best.
-    Reduced {
-        pass: &'a str,
-        bytes: &'a [u8],
-    },
-    PassDone {
-        stats: &'a PassStats,
-    },
-    /// The best did not pass a re-run between passes and went back to `bytes`, the last
-    /// result that did (see [`Driver::verify_best`]).
-    RolledBack {
-        bytes: &'a [u8],
-    },
-}
-
-/// Figures of one pass (summed over every time the schedule ran it).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PassStats {
-    pub name: String,
-    pub tests: u64,
-    pub cache_hits: u64,
-    pub successes: u64,
-    pub bytes_removed: u64,
-    pub time: Duration,
-}
-
-/// The figures of a whole run.
-#[derive(Clone, Debug, Default)]
-pub struct Report {
-    pub initial_bytes: usize,
-    pub final_bytes: usize,
-    pub eval: EvalStats,
-    pub passes: Vec<PassStats>,
-    pub wall: Duration,
-    /// Tests run at once.
-    pub jobs: usize,
-    /// Pass-specific counters (for example the DFA pass's solves), by name.
-    pub counters: BTreeMap<String, f64>,
-    /// Why the run ended early, if it did.
-    pub stopped: Option<Stop>,
-}
-
-/// Receives the driver's events.
-pub type Listener<'o> = Box<dyn FnMut(&Event) + 'o>;
-
-/// Holds the best input and accepts candidates; runs passes over it.
+/// Holds the best input and accepts candidates.
 pub struct Driver<'o> {
     eval: Evaluator<'o>,
     best: Vec<u8>,
@@ -85,74 +38,29 @@ pub struct Driver<'o> {
     passes: Vec<PassStats>,
     /// The pass being run, with when it started and the test counters at its start.
     current: Option<(usize, Instant, u64, u64)>,
-    listener: Option<Listener<'o>>,
     started: Instant,
-    counters: BTreeMap<String, f64>,
-    /// Re-run the best between passes (see [`Driver::verify_best`]).
-    verify: bool,
-    /// The last best that passed a re-run (at first the input, which the caller checked).
-    verified: Vec<u8>,
-    rollbacks: u32,
+    counters: BTreeMap<String, Figure>,
+    trace: Vec<(u64, usize)>,
 }
 
-/// Rollbacks after which the driver stops re-running the best: by then every success is
-/// re-confirmed, and a test that still fools that is beyond what re-runs can fix.
-const MAX_ROLLBACKS: u32 = 3;
-
-fn shortlex_less(a: &[u8], b: &[u8]) -> bool {
+/// Whether `a` comes before `b` in shortlex order: shorter first, then bytewise.
+pub fn shortlex_less(a: &[u8], b: &[u8]) -> bool {
     (a.len(), a) < (b.len(), b)
 }
 
 impl<'o> Driver<'o> {
+    /// A driver whose best is `input`, testing through a fresh evaluator.
     pub fn new(input: Vec<u8>, oracle: &'o dyn Oracle, options: EvalOptions) -> Self {
-        let input_copy = input.clone();
         Driver {
             eval: Evaluator::new(oracle, options),
             initial_len: input.len(),
+            trace: vec![(0, input.len())],
             best: input,
             passes: Vec::new(),
             current: None,
-            listener: None,
             started: Instant::now(),
             counters: BTreeMap::new(),
-            verify: false,
-            verified: input_copy,
-            rollbacks: 0,
         }
-    }
-
-    /// Re-run the best once after every pass that changed it, so that a test which is flaky on
-    /// reduced inputs is caught before later passes build on a lucky result. Off by default:
-    /// it costs a test per pass, and in-process oracles are rarely flaky.
-    pub fn set_verify_between_passes(&mut self, on: bool) {
-        self.verify = on;
-    }
-
-    /// Re-runs the best if it changed since the last re-run. If it is no longer interesting,
-    /// the best goes back to the last result that passed a re-run, the evaluator forgets its
-    /// interesting verdicts, and the oracle is told to re-confirm from now on.
-    pub fn verify_best(&mut self) -> Result<(), Stop> {
-        if !self.verify || self.best == self.verified || self.rollbacks >= MAX_ROLLBACKS {
-            return Ok(());
-        }
-        self.count("verify_runs", 1.0);
-        if self.eval.rerun(&self.best)?.is_interesting() {
-            self.verified = self.best.clone();
-            return Ok(());
-        }
-        self.rollbacks += 1;
-        self.count("flaky_rollbacks", 1.0);
-        self.best = self.verified.clone();
-        self.eval.distrust();
-        if let Some(l) = self.listener.as_mut() {
-            l(&Event::RolledBack { bytes: &self.best });
-        }
-        Ok(())
-    }
-
-    /// Receives every [`Event`].
-    pub fn set_listener(&mut self, f: impl FnMut(&Event) + 'o) {
-        self.listener = Some(Box::new(f));
     }
 
     /// The smallest interesting input so far.
@@ -160,23 +68,58 @@ impl<'o> Driver<'o> {
         &self.best
     }
 
+    /// The evaluation path (its cache, for passes that seed what they learn from it).
     pub fn evaluator(&mut self) -> &mut Evaluator<'o> {
         &mut self.eval
     }
 
+    /// Tests run at once.
     pub fn jobs(&self) -> usize {
         self.eval.jobs()
     }
 
-    /// Adds `by` to a named counter of the report.
-    pub fn count(&mut self, name: &str, by: f64) {
-        *self.counters.entry(name.to_string()).or_default() += by;
+    /// Adds `by` to a named count of the report.
+    pub fn count(&mut self, name: &str, by: u64) {
+        let entry = self
+            .counters
+            .entry(name.to_string())
+            .or_insert(Figure::Count(0));
+        if let Figure::Count(n) = entry {
+            *n += by;
+        }
     }
 
-    /// Raises a named counter of the report to at least `value`.
-    pub fn count_max(&mut self, name: &str, value: f64) {
-        let c = self.counters.entry(name.to_string()).or_default();
-        *c = c.max(value);
+    /// Raises a named count of the report to at least `value`.
+    pub fn count_max(&mut self, name: &str, value: u64) {
+        let entry = self
+            .counters
+            .entry(name.to_string())
+            .or_insert(Figure::Count(0));
+        if let Figure::Count(n) = entry {
+            *n = (*n).max(value);
+        }
+    }
+
+    /// Adds `time` to a named time of the report.
+    pub fn add_time(&mut self, name: &str, time: Duration) {
+        let entry = self
+            .counters
+            .entry(name.to_string())
+            .or_insert(Figure::Seconds(0.0));
+        if let Figure::Seconds(s) = entry {
+            *s += time.as_secs_f64();
+        }
+    }
+
+    /// Raises a named time of the report to at least `time`.
+    pub fn max_time(&mut self, name: &str, time: Duration) {
+        let entry = self
+            .counters
+            .entry(name.to_string())
+            .or_insert(Figure::Seconds(0.0));
+        if let Figure::Seconds(s) = entry {
+            *s = s.max(time.as_secs_f64());
+        }
     }
 
     /// Starts attributing tests and reductions to the pass `name`.
@@ -191,15 +134,14 @@ impl<'o> Driver<'o> {
                 self.passes.len() - 1
             }
         };
+        self.passes[i].runs += 1;
         let stats = self.eval.stats();
         self.current = Some((i, Instant::now(), stats.tests_run, stats.cache_hits));
-        if let Some(l) = self.listener.as_mut() {
-            l(&Event::PassStarted { pass: name });
-        }
+        self.eval.emit(&Event::PassStarted { pass: name });
     }
 
-    /// Stops attributing to the current pass.
-    pub fn end_pass(&mut self) {
+    /// Stops attributing to the current pass; `skipped` says the user skipped it.
+    pub fn end_pass(&mut self, skipped: bool) {
         let Some((i, since, tests, hits)) = self.current.take() else {
             return;
         };
@@ -208,11 +150,9 @@ impl<'o> Driver<'o> {
         p.tests += stats.tests_run - tests;
         p.cache_hits += stats.cache_hits - hits;
         p.time += since.elapsed();
-        if let Some(l) = self.listener.as_mut() {
-            l(&Event::PassDone {
-                stats: &self.passes[i],
-            });
-        }
+        p.skipped += u64::from(skipped);
+        let done = p.clone();
+        self.eval.emit(&Event::PassDone { stats: &done });
     }
 
     fn current_name(&self) -> String {
@@ -230,12 +170,25 @@ impl<'o> Driver<'o> {
             self.passes[i].successes += 1;
             self.passes[i].bytes_removed += removed;
         }
-        if let Some(l) = self.listener.as_mut() {
-            l(&Event::Reduced {
-                pass: &name,
-                bytes: &self.best,
-            });
-        }
+        let tests = self.eval.stats().tests_run;
+        self.trace.push((tests, self.best.len()));
+        let best = std::mem::take(&mut self.best);
+        self.eval.emit(&Event::Reduced {
+            pass: &name,
+            bytes: &best,
+            tests,
+        });
+        self.best = best;
+    }
+
+    /// Puts back an earlier result as the best (a rollback after a failed re-run).
+    pub(crate) fn roll_back_to(&mut self, bytes: Vec<u8>) {
+        self.best = bytes;
+        self.trace
+            .push((self.eval.stats().tests_run, self.best.len()));
+        let best = std::mem::take(&mut self.best);
+        self.eval.emit(&Event::RolledBack { bytes: &best });
+        self.best = best;
     }
 
     /// Tests candidates from `next` in order and accepts the first interesting one that is
@@ -320,149 +273,9 @@ impl<'o> Driver<'o> {
             passes: self.passes.clone(),
             wall: self.started.elapsed(),
             jobs: self.eval.jobs(),
+            trace: self.trace.clone(),
             counters: self.counters.clone(),
-            stopped: None,
+            ..Report::default()
         }
-    }
-}
-
-/// One step of a schedule: reads the driver's best and tries to shrink it.
-pub trait Pass {
-    fn name(&self) -> String;
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop>;
-}
-
-/// A policy over the current best cut at one granularity.
-pub struct UnitPass {
-    pub granularity: Granularity,
-    pub policy_name: String,
-    pub make: PolicyFactory,
-}
-
-impl UnitPass {
-    pub fn new(granularity: Granularity, make: PolicyFactory) -> UnitPass {
-        let policy_name = make().name();
-        UnitPass {
-            granularity,
-            policy_name,
-            make,
-        }
-    }
-}
-
-impl Pass for UnitPass {
-    fn name(&self) -> String {
-        format!("{}/{}", self.policy_name, self.granularity)
-    }
-
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let units = Units::cut(driver.best(), self.granularity);
-        let mut policy = (self.make)();
-        driver.run_policy(&units, &mut policy).map(drop)
-    }
-}
-
-/// Passes run in order, optionally repeated until a whole round removes nothing.
-pub struct Schedule {
-    pub passes: Vec<Box<dyn Pass>>,
-    pub to_fixpoint: bool,
-}
-
-impl Schedule {
-    /// Runs the schedule; the best so far stays in the driver whatever happens.
-    pub fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        loop {
-            let before = driver.best().to_vec();
-            let rollbacks = driver.rollbacks;
-            for pass in self.passes.iter_mut() {
-                let name = pass.name();
-                driver.begin_pass(&name);
-                let result = pass.run(driver);
-                driver.end_pass();
-                result?;
-                driver.verify_best()?;
-            }
-            // After a rollback the round is run again: what it found was built on luck.
-            if driver.rollbacks != rollbacks {
-                continue;
-            }
-            if !self.to_fixpoint || driver.best() == &before[..] {
-                return Ok(());
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::oracle::{Cancel, OracleError, Outcome, Reconfirm, Verdict};
-    use crate::policy::DDMin;
-    use std::cell::Cell;
-    use std::rc::Rc;
-    use std::sync::{Arc, Mutex};
-
-    /// Interesting iff the candidate keeps `c`, except that the first candidate without it
-    /// passes once, by luck.
-    struct LuckyOnce {
-        lucky: Mutex<Option<Vec<u8>>>,
-    }
-
-    impl Oracle for LuckyOnce {
-        fn test(&self, candidate: &[u8], _: &Cancel) -> Result<Outcome, OracleError> {
-            let mut lucky = self.lucky.lock().unwrap();
-            let pass = candidate.contains(&b'c')
-                || (lucky.is_none() && {
-                    *lucky = Some(candidate.to_vec());
-                    true
-                });
-            Ok(Outcome::of(if pass {
-                Verdict::Interesting
-            } else {
-                Verdict::NotInteresting
-            }))
-        }
-    }
-
-    fn ddmin_schedule() -> Schedule {
-        Schedule {
-            passes: vec![Box::new(UnitPass::new(
-                Granularity::Bytes,
-                Arc::new(|| Box::new(DDMin) as Box<dyn Policy>),
-            ))],
-            to_fixpoint: false,
-        }
-    }
-
-    #[test]
-    fn a_lucky_result_is_caught_between_passes_and_rolled_back() {
-        let inner = LuckyOnce {
-            lucky: Mutex::new(None),
-        };
-        let oracle = Reconfirm::new(&inner, 0);
-        let mut driver = Driver::new(b"abc".to_vec(), &oracle, EvalOptions::default());
-        driver.set_verify_between_passes(true);
-        let rolled_back = Rc::new(Cell::new(0));
-        let seen = rolled_back.clone();
-        driver.set_listener(move |e| {
-            if let Event::RolledBack { bytes } = e {
-                assert_eq!(*bytes, b"abc");
-                seen.set(seen.get() + 1);
-            }
-        });
-        ddmin_schedule().run(&mut driver).unwrap();
-        assert_eq!(driver.best(), b"c");
-        assert_eq!(rolled_back.get(), 1);
-        assert_eq!(driver.report().counters["flaky_rollbacks"], 1.0);
-    }
-
-    #[test]
-    fn without_verification_the_lucky_result_stands() {
-        let oracle = LuckyOnce {
-            lucky: Mutex::new(None),
-        };
-        let mut driver = Driver::new(b"abc".to_vec(), &oracle, EvalOptions::default());
-        ddmin_schedule().run(&mut driver).unwrap();
-        assert!(!driver.best().contains(&b'c'));
     }
 }

@@ -1,11 +1,18 @@
 //! The one evaluation path: content cache, then the worker pool, then the oracle.
 //!
-//! Main types: [`Evaluator`], [`EvalOptions`], [`EvalStats`] and [`Stop`]. Every candidate of
-//! every pass is tested through [`Evaluator::first_interesting`], which pulls candidates
-//! lazily, answers repeats from a cache keyed by a 128-bit hash of the bytes, and with
-//! `jobs > 1` tests the following candidates speculatively while the earliest one runs.
-//! Verdicts are committed in proposal order, so the first interesting candidate in order wins
-//! exactly as it would sequentially; tests that can no longer win are cancelled at once.
+//! Main types: [`Evaluator`] and [`EvalOptions`]. Every candidate of every pass is tested
+//! through [`Evaluator::first_interesting`], which pulls candidates lazily, answers repeats
+//! from a cache keyed by a 128-bit hash of the bytes, and with `jobs > 1` tests the following
+//! candidates speculatively while the earliest one runs. Verdicts are committed in proposal
+//! order, so the first interesting candidate in order wins exactly as it would sequentially;
+//! tests that can no longer win are cancelled at once.
+//!
+//! Counting is sequential too: [`crate::EvalStats::tests_run`] counts the tests a one-job run
+//! would make, and the budget counts the same, so `--max-tests` gives the same result for every
+//! `--jobs`. A speculative verdict that was not needed is kept apart from the cache and is
+//! charged as a test when a later candidate needs it; the cache that passes may read
+//! ([`Evaluator::cached`]) holds only committed verdicts. After a success fails a re-run,
+//! [`Evaluator::distrust`] makes every later success pay for a confirming run.
 //!
 //! ```
 //! use myhill::{EvalOptions, Evaluator, FnOracle};
@@ -17,36 +24,16 @@
 //! assert_eq!(eval.stats().tests_run, 2);
 //! ```
 //!
-//! Limits: the window of speculative candidates is at most `4 * jobs` long; an in-process
-//! oracle ignores cancellation, so its cancelled tests simply run to the end.
+//! Limits: the window of speculative candidates is at most `4 * jobs` long and holds at most
+//! [`EvalOptions::window_bytes`] of candidates (always at least one); an in-process oracle
+//! ignores cancellation, so its cancelled tests simply run to the end.
 
-use crate::oracle::{Cancel, Oracle, OracleError, Outcome, Verdict};
+use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
+use crate::report::{EvalStats, Event, Stop};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// Why evaluation stopped before the policy ran out of candidates.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Stop {
-    /// The user pressed Ctrl-C or sent SIGTERM.
-    Interrupted,
-    /// `max_tests` real tests have run.
-    Budget,
-    /// The oracle could not run a test at all.
-    Oracle(String),
-}
-
-impl std::fmt::Display for Stop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Stop::Interrupted => f.write_str("interrupted"),
-            Stop::Budget => f.write_str("test budget used up"),
-            Stop::Oracle(msg) => write!(f, "the test could not be run: {msg}"),
-        }
-    }
-}
 
 /// How candidates are evaluated.
 #[derive(Clone, Debug)]
@@ -55,10 +42,12 @@ pub struct EvalOptions {
     pub jobs: usize,
     /// Answer repeated candidates from the content cache.
     pub cache: bool,
-    /// Stop after this many real tests.
+    /// Stop after this many tests (as [`crate::EvalStats::tests_run`] counts them).
     pub max_tests: Option<u64>,
-    /// Set by a signal handler to stop everything.
-    pub interrupt: Option<Arc<AtomicBool>>,
+    /// Stops, hurries or skips from outside.
+    pub control: Control,
+    /// The most bytes of candidates held for speculation at once.
+    pub window_bytes: usize,
 }
 
 impl Default for EvalOptions {
@@ -67,7 +56,8 @@ impl Default for EvalOptions {
             jobs: 1,
             cache: true,
             max_tests: None,
-            interrupt: None,
+            control: Control::new(),
+            window_bytes: 64 << 20,
         }
     }
 }
@@ -82,60 +72,84 @@ impl EvalOptions {
     }
 }
 
-/// Counters of the evaluation path.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct EvalStats {
-    /// Real oracle runs that completed with a verdict.
-    pub tests_run: u64,
-    /// Candidates answered from the cache (or by an identical test already in flight).
-    pub cache_hits: u64,
-    /// Completed runs whose verdict was "timed out".
-    pub timeouts: u64,
-    /// Completed runs that were interesting.
-    pub interesting: u64,
-    /// Tests started while an earlier candidate was still undecided.
-    pub speculative_started: u64,
-    /// Tests whose result could not be used: cancelled, or decided after an earlier winner.
-    pub speculative_wasted: u64,
-    /// Total time tests were running, summed over workers.
-    pub busy: Duration,
-    /// Wall time spent inside `first_interesting`.
-    pub wall: Duration,
+/// A verdict run but not yet needed, and the runs it took.
+#[derive(Clone, Copy, Debug)]
+struct Spare {
+    verdict: Verdict,
+    runs: u64,
 }
 
-/// Called after every completed test.
-pub type TestHook<'o> = Box<dyn FnMut(&EvalStats) + 'o>;
+/// Receives the evaluator's and its owners' events.
+type Sink<'o> = Box<dyn FnMut(&Event) + 'o>;
 
 /// The cache, worker pool and oracle behind every pass.
 pub struct Evaluator<'o> {
     oracle: &'o dyn Oracle,
     options: EvalOptions,
-    cache: HashMap<u128, Verdict>,
+    /// Extra runs that must agree before an interesting verdict counts.
+    confirm: u32,
+    /// Tests held back from the budget (for a final confirmation).
+    reserve: u64,
+    committed: HashMap<u128, Verdict>,
+    spare: HashMap<u128, Spare>,
     stats: EvalStats,
-    on_test: Option<TestHook<'o>>,
+    sink: Option<Sink<'o>>,
 }
 
 fn content_key(bytes: &[u8]) -> u128 {
     xxhash_rust::xxh3::xxh3_128(bytes)
 }
 
-enum Slot {
-    Known(Verdict),
-    Running,
-    /// Waits for an identical candidate that is already running.
-    SameAs(u128),
+/// Runs the oracle once, then up to `confirm` more times while it keeps saying interesting.
+fn run_confirmed(
+    oracle: &dyn Oracle,
+    bytes: &[u8],
+    cancel: &Cancel,
+    confirm: u32,
+) -> (Result<Outcome, OracleError>, u64) {
+    let mut first = match oracle.test(bytes, cancel) {
+        Ok(o) => o,
+        Err(e) => return (Err(e), 0),
+    };
+    let mut runs = 1;
+    for _ in 0..confirm {
+        if first.verdict != Verdict::Interesting {
+            break;
+        }
+        match oracle.test(bytes, cancel) {
+            Ok(again) => {
+                runs += 1;
+                first.duration += again.duration;
+                if again.verdict != Verdict::Interesting {
+                    first.verdict = again.verdict;
+                }
+            }
+            Err(e) => return (Err(e), runs),
+        }
+    }
+    (Ok(first), runs)
+}
+
+enum State {
+    /// Known, with the tests it costs when committed (0 for a cache hit).
+    Known(Verdict, u64),
+    /// Waiting for a worker.
+    Queued,
+    /// On a worker.
+    Running(u64, Cancel),
+    /// The same bytes as an earlier candidate of the window: free once that one is committed.
+    Duplicate,
 }
 
 struct Pending<T> {
-    seq: u64,
     key: u128,
     bytes: Arc<Vec<u8>>,
     payload: T,
-    slot: Slot,
-    cancel: Option<Cancel>,
+    state: State,
 }
 
 impl<'o> Evaluator<'o> {
+    /// An evaluator over `oracle`.
     pub fn new(oracle: &'o dyn Oracle, options: EvalOptions) -> Self {
         Evaluator {
             oracle,
@@ -143,119 +157,222 @@ impl<'o> Evaluator<'o> {
                 jobs: options.jobs.max(1),
                 ..options
             },
-            cache: HashMap::new(),
+            confirm: 0,
+            reserve: 0,
+            committed: HashMap::new(),
+            spare: HashMap::new(),
             stats: EvalStats::default(),
-            on_test: None,
+            sink: None,
         }
     }
 
-    /// Calls `f` after every completed test (for progress displays).
-    pub fn set_on_test(&mut self, f: impl FnMut(&EvalStats) + 'o) {
-        self.on_test = Some(Box::new(f));
+    /// Sends every [`Event::Tested`] (and every event passed to [`Evaluator::emit`]) to `f`.
+    pub fn set_sink(&mut self, f: impl FnMut(&Event) + 'o) {
+        self.sink = Some(Box::new(f));
     }
 
+    /// Hands an event to the sink.
+    pub fn emit(&mut self, event: &Event) {
+        if let Some(sink) = self.sink.as_mut() {
+            sink(event);
+        }
+    }
+
+    /// The counters so far.
     pub fn stats(&self) -> &EvalStats {
         &self.stats
     }
 
+    /// The options it was made with.
     pub fn options(&self) -> &EvalOptions {
         &self.options
     }
 
+    /// Tests run at once.
     pub fn jobs(&self) -> usize {
         self.options.jobs
     }
 
-    /// A verdict known for exactly these bytes, if the cache holds one.
+    /// The oracle behind it.
+    pub fn oracle(&self) -> &'o dyn Oracle {
+        self.oracle
+    }
+
+    /// Makes every interesting verdict pay for `extra` more runs that must agree.
+    pub fn set_confirm(&mut self, extra: u32) {
+        self.confirm = extra;
+    }
+
+    /// Holds `tests` back from the budget until [`Evaluator::release_reserve`].
+    pub fn set_reserve(&mut self, tests: u64) {
+        self.reserve = tests;
+    }
+
+    /// Makes the held-back tests available again.
+    pub fn release_reserve(&mut self) {
+        self.reserve = 0;
+    }
+
+    /// A committed verdict for exactly these bytes, if the cache holds one.
     pub fn cached(&self, bytes: &[u8]) -> Option<Verdict> {
-        self.cache.get(&content_key(bytes)).copied()
+        self.committed.get(&content_key(bytes)).copied()
     }
 
-    fn interrupted(&self) -> bool {
+    /// Whether `cost` more tests fit in the budget.
+    fn affordable(&self, cost: u64) -> bool {
         self.options
-            .interrupt
-            .as_ref()
-            .is_some_and(|i| i.load(Ordering::Relaxed))
+            .max_tests
+            .is_none_or(|max| self.stats.tests_run + cost <= max.saturating_sub(self.reserve))
     }
 
-    fn budget_left(&self, started: u64) -> bool {
-        self.options.max_tests.is_none_or(|max| started < max)
+    fn worst_cost(&self) -> u64 {
+        1 + self.confirm as u64
     }
 
-    fn record(&mut self, key: u128, outcome: &Outcome) {
-        self.stats.tests_run += 1;
+    fn check_control(&self) -> Result<(), Stop> {
+        let control = &self.options.control;
+        if control.is_stopped() {
+            Err(Stop::Interrupted)
+        } else if control.skip_requested() {
+            Err(Stop::SkipPass)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Counts a completed oracle run (speculative ones too) and tells the sink.
+    fn ran(&mut self, outcome: &Outcome) {
+        self.stats.oracle_runs += 1;
         self.stats.busy += outcome.duration;
-        match outcome.verdict {
+        let stats = self.stats.clone();
+        self.emit(&Event::Tested {
+            verdict: outcome.verdict,
+            stats: &stats,
+        });
+    }
+
+    /// Commits a verdict that cost `cost` tests.
+    fn commit(&mut self, key: u128, verdict: Verdict, cost: u64) {
+        if cost == 0 {
+            self.stats.cache_hits += 1;
+            return;
+        }
+        self.stats.tests_run += cost;
+        match verdict {
             Verdict::TimedOut => self.stats.timeouts += 1,
             Verdict::Interesting => self.stats.interesting += 1,
             Verdict::NotInteresting => {}
         }
         if self.options.cache {
-            self.cache.insert(key, outcome.verdict);
-        }
-        if let Some(f) = self.on_test.as_mut() {
-            f(&self.stats);
+            self.committed.insert(key, verdict);
         }
     }
 
-    /// Tests one candidate (through the cache), sequentially.
+    /// What is already known of `key`: a committed verdict (free) or a spare one (charged).
+    fn known(&mut self, key: u128) -> Option<(Verdict, u64)> {
+        if !self.options.cache {
+            return None;
+        }
+        if let Some(&v) = self.committed.get(&key) {
+            return Some((v, 0));
+        }
+        self.spare.remove(&key).map(|s| (s.verdict, s.runs))
+    }
+
+    fn error(e: OracleError) -> Stop {
+        match e {
+            OracleError::Cancelled => Stop::Interrupted,
+            OracleError::Setup(msg) => Stop::Oracle(msg),
+        }
+    }
+
+    /// Tests one candidate sequentially (through the cache) and returns its verdict.
     pub fn test(&mut self, bytes: &[u8]) -> Result<Verdict, Stop> {
         let started = Instant::now();
-        let result = if self.interrupted() {
-            Err(Stop::Interrupted)
-        } else {
-            self.verdict_of(content_key(bytes), bytes)
-        };
+        let result = self.test_one(content_key(bytes), bytes);
         self.stats.wall += started.elapsed();
         result
     }
 
-    /// The verdict for one candidate: from the cache if allowed, else from one oracle run.
-    fn verdict_of(&mut self, key: u128, bytes: &[u8]) -> Result<Verdict, Stop> {
-        if self.options.cache
-            && let Some(&v) = self.cache.get(&key)
-        {
-            self.stats.cache_hits += 1;
-            return Ok(v);
+    fn test_one(&mut self, key: u128, bytes: &[u8]) -> Result<Verdict, Stop> {
+        self.check_control()?;
+        if let Some((verdict, cost)) = self.known(key) {
+            if !self.affordable(cost) {
+                self.spare.insert(
+                    key,
+                    Spare {
+                        verdict,
+                        runs: cost,
+                    },
+                );
+                return Err(Stop::Budget);
+            }
+            self.commit(key, verdict, cost);
+            return Ok(verdict);
         }
-        self.run_oracle(key, bytes)
-    }
-
-    /// One real run of the oracle, within the budget; its verdict is recorded and cached.
-    fn run_oracle(&mut self, key: u128, bytes: &[u8]) -> Result<Verdict, Stop> {
-        if !self.budget_left(self.stats.tests_run) {
+        if !self.affordable(self.worst_cost()) {
             return Err(Stop::Budget);
         }
-        let cancel = Cancel::child_of(self.options.interrupt.clone());
-        match self.oracle.test(bytes, &cancel) {
-            Ok(outcome) => {
-                self.record(key, &outcome);
-                Ok(outcome.verdict)
-            }
-            Err(OracleError::Cancelled) => Err(Stop::Interrupted),
-            Err(OracleError::Setup(msg)) => Err(Stop::Oracle(msg)),
-        }
+        let cancel = Cancel::child_of(&self.options.control);
+        let (result, runs) = run_confirmed(self.oracle, bytes, &cancel, self.confirm);
+        let outcome = result.map_err(Self::error)?;
+        self.ran(&outcome);
+        self.stats.oracle_runs += runs - 1;
+        self.commit(key, outcome.verdict, runs);
+        Ok(outcome.verdict)
     }
 
-    /// Runs the oracle on `bytes` again, past the cache; the new verdict replaces the cached one.
+    /// Runs the oracle once on `bytes`, past the cache, and counts it as a test; the verdict
+    /// replaces the cached one. For re-runs of a result already accepted.
     pub fn rerun(&mut self, bytes: &[u8]) -> Result<Verdict, Stop> {
-        if self.interrupted() {
+        if self.options.control.is_stopped() {
             return Err(Stop::Interrupted);
         }
-        self.run_oracle(content_key(bytes), bytes)
+        if !self.affordable(1) {
+            return Err(Stop::Budget);
+        }
+        let key = content_key(bytes);
+        let outcome = self
+            .oracle
+            .test(bytes, &Cancel::child_of(&self.options.control))
+            .map_err(Self::error)?;
+        self.ran(&outcome);
+        self.committed.remove(&key);
+        self.spare.remove(&key);
+        self.commit(key, outcome.verdict, 1);
+        Ok(outcome.verdict)
     }
 
-    /// After an interesting verdict did not hold up: forgets every cached "interesting" (any
-    /// of them may have been luck) and tells the oracle, which may re-confirm from now on.
+    /// Runs the oracle once on `bytes` keeping what the test printed, and counts it as a test.
+    /// For the first check of the original, whose failure must be explained.
+    pub fn run_verbose(&mut self, bytes: &[u8]) -> Result<Outcome, Stop> {
+        if self.options.control.is_stopped() {
+            return Err(Stop::Interrupted);
+        }
+        if !self.affordable(1) {
+            return Err(Stop::Budget);
+        }
+        let outcome = self
+            .oracle
+            .test_verbose(bytes, &Cancel::child_of(&self.options.control))
+            .map_err(Self::error)?;
+        self.ran(&outcome);
+        self.commit(content_key(bytes), outcome.verdict, 1);
+        Ok(outcome)
+    }
+
+    /// Counts a test that another evaluator ran on `bytes` (the shared first check of
+    /// `compare`) as one of this evaluator's, and caches its verdict.
+    pub fn count_external(&mut self, bytes: &[u8], verdict: Verdict) {
+        self.commit(content_key(bytes), verdict, 1);
+    }
+
+    /// After an interesting verdict did not hold up: forgets every "interesting" known (any of
+    /// them may have been luck) and confirms every later success with one more run.
     pub fn distrust(&mut self) {
-        self.cache.retain(|_, v| !v.is_interesting());
-        self.oracle.distrust();
-    }
-
-    /// Counts a test that was run outside this evaluator (the first check of the original)
-    /// and caches its verdict.
-    pub fn record_external(&mut self, bytes: &[u8], outcome: &Outcome) {
-        self.record(content_key(bytes), outcome);
+        self.committed.retain(|_, v| !v.is_interesting());
+        self.spare.retain(|_, s| !s.verdict.is_interesting());
+        self.confirm = self.confirm.max(1);
     }
 
     /// Pulls candidates from `next` until one is interesting and returns it with its payload.
@@ -279,16 +396,11 @@ impl<'o> Evaluator<'o> {
         next: &mut dyn FnMut() -> Option<(Vec<u8>, T)>,
     ) -> Result<Option<(Vec<u8>, T)>, Stop> {
         loop {
-            if self.interrupted() {
-                return Err(Stop::Interrupted);
-            }
+            self.check_control()?;
             let Some((bytes, payload)) = next() else {
                 return Ok(None);
             };
-            if self
-                .verdict_of(content_key(&bytes), &bytes)?
-                .is_interesting()
-            {
+            if self.test_one(content_key(&bytes), &bytes)?.is_interesting() {
                 return Ok(Some((bytes, payload)));
             }
         }
@@ -300,135 +412,185 @@ impl<'o> Evaluator<'o> {
     ) -> Result<Option<(Vec<u8>, T)>, Stop> {
         let jobs = self.options.jobs;
         let oracle = self.oracle;
-        let interrupt = self.options.interrupt.clone();
-        let (tx, rx) = mpsc::channel::<(u64, Result<Outcome, OracleError>)>();
+        let confirm = self.confirm;
+        type Done = (u64, Result<Outcome, OracleError>, u64);
+        let (tx, rx) = mpsc::channel::<Done>();
         std::thread::scope(|scope| {
             let mut window: VecDeque<Pending<T>> = VecDeque::new();
+            let mut window_bytes = 0usize;
             let mut running = 0usize;
             let mut exhausted = false;
             let mut seq = 0u64;
-            // Ends the call: cancels what still runs, waits for it, and counts the waste.
+            // Ends the call: cancels what still runs, waits for it, and keeps what completed
+            // apart from the cache.
             let finish = |this: &mut Self,
                           window: &mut VecDeque<Pending<T>>,
                           mut running: usize|
              -> Result<(), Stop> {
                 for p in window.iter() {
-                    if let Some(c) = &p.cancel {
+                    if let State::Running(_, c) = &p.state {
                         c.cancel();
                     }
                 }
                 let mut error = None;
                 while running > 0 {
-                    let Ok((seq, result)) = rx.recv() else { break };
+                    let Ok((seq, result, runs)) = rx.recv() else {
+                        break;
+                    };
                     running -= 1;
                     this.stats.speculative_wasted += 1;
                     match result {
                         Ok(outcome) => {
-                            if let Some(p) = window.iter().find(|p| p.seq == seq) {
-                                this.record(p.key, &outcome);
+                            this.ran(&outcome);
+                            this.stats.oracle_runs += runs - 1;
+                            let key = window
+                                .iter()
+                                .find(|p| matches!(p.state, State::Running(s, _) if s == seq))
+                                .map(|p| p.key);
+                            if let Some(key) = key
+                                && this.options.cache
+                                && !this.committed.contains_key(&key)
+                            {
+                                let spare = Spare {
+                                    verdict: outcome.verdict,
+                                    runs,
+                                };
+                                this.spare.insert(key, spare);
                             }
                         }
                         Err(OracleError::Setup(msg)) => error = Some(Stop::Oracle(msg)),
                         Err(OracleError::Cancelled) => {}
                     }
                 }
-                window.clear();
+                // Verdicts decided behind the winner were not needed either.
+                for p in window.drain(..) {
+                    if let State::Known(verdict, runs) = p.state
+                        && runs > 0
+                        && this.options.cache
+                    {
+                        this.spare.insert(p.key, Spare { verdict, runs });
+                    }
+                }
+                this.stats.running = 0;
                 error.map_or(Ok(()), Err)
             };
             loop {
-                if self.interrupted() {
+                if let Err(stop) = self.check_control() {
                     finish(self, &mut window, running)?;
-                    return Err(Stop::Interrupted);
+                    return Err(stop);
                 }
+                // Pull candidates into the window.
                 while !exhausted
-                    && running < jobs
                     && window.len() < 4 * jobs
-                    && self.budget_left(self.stats.tests_run + running as u64)
+                    && (window.is_empty() || window_bytes < self.options.window_bytes)
                 {
                     let Some((bytes, payload)) = next() else {
                         exhausted = true;
                         break;
                     };
                     let key = content_key(&bytes);
-                    let bytes = Arc::new(bytes);
-                    seq += 1;
-                    let cached = if self.options.cache {
-                        self.cache.get(&key).copied()
+                    let state = if let Some((v, cost)) = self.known(key) {
+                        State::Known(v, cost)
+                    } else if self.options.cache && window.iter().any(|p| p.key == key) {
+                        State::Duplicate
                     } else {
-                        None
+                        State::Queued
                     };
-                    let in_flight = self.options.cache
-                        && window
-                            .iter()
-                            .any(|p| p.key == key && !matches!(p.slot, Slot::Known(_)));
-                    let (slot, cancel) = if let Some(v) = cached {
-                        self.stats.cache_hits += 1;
-                        (Slot::Known(v), None)
-                    } else if in_flight {
-                        (Slot::SameAs(key), None)
-                    } else {
-                        let cancel = Cancel::child_of(interrupt.clone());
-                        let (tx, c, b, s) = (tx.clone(), cancel.clone(), bytes.clone(), seq);
-                        if window.iter().any(|p| !matches!(p.slot, Slot::Known(_))) {
-                            self.stats.speculative_started += 1;
-                        }
-                        scope.spawn(move || {
-                            let _ = tx.send((s, oracle.test(&b, &c)));
-                        });
-                        running += 1;
-                        (Slot::Running, Some(cancel))
-                    };
+                    window_bytes += bytes.len();
                     window.push_back(Pending {
-                        seq,
                         key,
-                        bytes,
+                        bytes: Arc::new(bytes),
                         payload,
-                        slot,
-                        cancel,
+                        state,
                     });
+                }
+                // Start queued candidates in order, while the budget could still need them.
+                let mut planned = self.stats.tests_run;
+                for p in window.iter_mut() {
+                    if running >= jobs {
+                        break;
+                    }
+                    match &p.state {
+                        State::Known(_, cost) => planned += cost,
+                        State::Running(..) => planned += 1 + confirm as u64,
+                        State::Duplicate => {}
+                        State::Queued => {
+                            planned += 1 + confirm as u64;
+                            let limit = self
+                                .options
+                                .max_tests
+                                .map(|m| m.saturating_sub(self.reserve));
+                            if limit.is_some_and(|max| planned > max) {
+                                break;
+                            }
+                            seq += 1;
+                            let cancel = Cancel::child_of(&self.options.control);
+                            if running > 0 {
+                                self.stats.speculative_started += 1;
+                            }
+                            let (tx, c, b, s) = (tx.clone(), cancel.clone(), p.bytes.clone(), seq);
+                            scope.spawn(move || {
+                                let (result, runs) = run_confirmed(oracle, &b, &c, confirm);
+                                let _ = tx.send((s, result, runs));
+                            });
+                            running += 1;
+                            self.stats.running = running;
+                            p.state = State::Running(seq, cancel);
+                        }
+                    }
                 }
                 // Commit decided candidates in proposal order.
                 while let Some(front) = window.front() {
-                    match front.slot {
-                        Slot::Known(v) if v.is_interesting() => {
-                            let won = window.pop_front().unwrap();
+                    let (verdict, cost) = match front.state {
+                        State::Known(v, cost) => (v, cost),
+                        State::Duplicate => match self.committed.get(&front.key) {
+                            Some(&v) => (v, 0),
+                            // The earlier copy was not committed (it was uncacheable): test it.
+                            None => {
+                                window.front_mut().unwrap().state = State::Queued;
+                                break;
+                            }
+                        },
+                        State::Queued if running == 0 => {
+                            // Nothing runs and the first waiting candidate cannot start.
                             finish(self, &mut window, running)?;
-                            let bytes = Arc::try_unwrap(won.bytes).unwrap_or_else(|a| (*a).clone());
-                            return Ok(Some((bytes, won.payload)));
-                        }
-                        Slot::Known(_) => {
-                            window.pop_front();
+                            return Err(Stop::Budget);
                         }
                         _ => break,
-                    }
-                }
-                if window.is_empty() {
-                    if exhausted {
-                        return Ok(None);
-                    }
-                    if !self.budget_left(self.stats.tests_run) {
+                    };
+                    if cost > 0 && !self.affordable(cost) {
+                        finish(self, &mut window, running)?;
                         return Err(Stop::Budget);
                     }
+                    let p = window.pop_front().unwrap();
+                    window_bytes -= p.bytes.len();
+                    self.commit(p.key, verdict, cost);
+                    if verdict.is_interesting() {
+                        finish(self, &mut window, running)?;
+                        let bytes = Arc::try_unwrap(p.bytes).unwrap_or_else(|a| (*a).clone());
+                        return Ok(Some((bytes, p.payload)));
+                    }
+                }
+                if window.is_empty() && exhausted {
+                    return Ok(None);
+                }
+                if running == 0 {
                     continue;
                 }
-                let Ok((done, result)) = rx.recv_timeout(Duration::from_millis(50)) else {
+                let Ok((done, result, runs)) = rx.recv_timeout(Duration::from_millis(50)) else {
                     continue;
                 };
                 running -= 1;
+                self.stats.running = running;
                 match result {
                     Ok(outcome) => {
-                        let Some(i) = window.iter().position(|p| p.seq == done) else {
-                            continue;
-                        };
-                        let key = window[i].key;
-                        self.record(key, &outcome);
-                        window[i].slot = Slot::Known(outcome.verdict);
-                        window[i].cancel = None;
-                        for p in window.iter_mut() {
-                            if matches!(p.slot, Slot::SameAs(k) if k == key) {
-                                self.stats.cache_hits += 1;
-                                p.slot = Slot::Known(outcome.verdict);
-                            }
+                        self.ran(&outcome);
+                        self.stats.oracle_runs += runs - 1;
+                        if let Some(p) = window
+                            .iter_mut()
+                            .find(|p| matches!(p.state, State::Running(s, _) if s == done))
+                        {
+                            p.state = State::Known(outcome.verdict, runs);
                         }
                     }
                     Err(OracleError::Cancelled) => {
@@ -442,5 +604,77 @@ impl<'o> Evaluator<'o> {
                 }
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::FnOracle;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    fn candidates(n: usize) -> impl FnMut() -> Option<(Vec<u8>, usize)> {
+        let mut k = 0;
+        move || {
+            k += 1;
+            (k <= n).then(|| (format!("c{k}").into_bytes(), k))
+        }
+    }
+
+    #[test]
+    fn the_budget_counts_what_one_job_would_run_whatever_the_jobs() {
+        // Interesting from the 7th candidate on; a budget of 5 stops before it for every
+        // job count, and the tests counted are the same.
+        let oracle = FnOracle::new(|b: &[u8]| &b"c7"[..] <= b && b.len() == 2);
+        for jobs in [1, 2, 4] {
+            let options = EvalOptions {
+                jobs,
+                max_tests: Some(5),
+                ..EvalOptions::default()
+            };
+            let mut eval = Evaluator::new(&oracle, options);
+            let result = eval.first_interesting(&mut candidates(9));
+            assert_eq!(result.unwrap_err(), Stop::Budget, "jobs {jobs}");
+            assert_eq!(eval.stats().tests_run, 5, "jobs {jobs}");
+            assert!(eval.stats().oracle_runs >= 5);
+        }
+    }
+
+    #[test]
+    fn unneeded_speculative_verdicts_stay_out_of_the_cache_until_charged() {
+        let calls = AtomicU64::new(0);
+        let oracle = FnOracle::new(|b: &[u8]| {
+            calls.fetch_add(1, Ordering::SeqCst);
+            b == b"c1"
+        });
+        let options = EvalOptions {
+            jobs: 4,
+            ..EvalOptions::default()
+        };
+        let mut eval = Evaluator::new(&oracle, options);
+        eval.first_interesting(&mut candidates(4)).unwrap();
+        assert_eq!(eval.stats().tests_run, 1);
+        assert_eq!(
+            eval.cached(b"c2"),
+            None,
+            "a wasted verdict is not committed"
+        );
+        // Needed now: charged as a test, without running the oracle again if it had run.
+        let before = calls.load(Ordering::SeqCst);
+        let mut again = vec![(b"c2".to_vec(), 0)].into_iter();
+        eval.first_interesting(&mut || again.next()).unwrap();
+        assert_eq!(eval.stats().tests_run, 2);
+        assert!(calls.load(Ordering::SeqCst) <= before + 1);
+        assert_eq!(eval.cached(b"c2"), Some(Verdict::NotInteresting));
+    }
+
+    #[test]
+    fn distrust_confirms_later_successes() {
+        let oracle = FnOracle::new(|b: &[u8]| b == b"c2");
+        let mut eval = Evaluator::new(&oracle, EvalOptions::default());
+        eval.distrust();
+        let won = eval.first_interesting(&mut candidates(3)).unwrap().unwrap();
+        assert_eq!(won.1, 2);
+        assert_eq!(eval.stats().tests_run, 3, "c1, then c2 twice");
     }
 }

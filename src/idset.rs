@@ -81,6 +81,7 @@ impl IdSet {
         self.len
     }
 
+    /// Whether the set has no id.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -101,6 +102,7 @@ impl IdSet {
         self.runs.iter().flat_map(|&(s, e)| s..e)
     }
 
+    /// The ids in order.
     pub fn to_vec(&self) -> Vec<u32> {
         self.iter().collect()
     }
@@ -226,6 +228,7 @@ pub struct RankIndex<'a> {
 }
 
 impl<'a> RankIndex<'a> {
+    /// An index over `set` for selecting ids by rank.
     pub fn new(set: &'a IdSet) -> Self {
         let mut before = Vec::with_capacity(set.runs.len());
         let mut acc = 0;

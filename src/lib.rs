@@ -1,11 +1,37 @@
 //! myhill: a test-case reducer. It shrinks an input that makes a program misbehave to a small
 //! one that still does, running the user's test as few times as it can.
 //!
-//! The library holds all the work; the `myhill` binary is glue around it. Layers, top down:
-//! - [`Driver`] holds the best input, accepts candidates and runs a [`Schedule`] of passes.
-//! - Passes propose candidates: a [`UnitPass`] pairs a [`Units`] cut with a [`Policy`]
-//!   ([`DDMin`], [`ProbDD`], ...).
+//! The library holds all the work; the `myhill` binary is parsing, file I/O and rendering
+//! around it. A library user gets the same guarantees as the command line with a few lines:
+//!
+//! ```no_run
+//! use myhill::{Event, ReduceOptions, Reduction, Strategy, TestCommand, TestSpec};
+//! let input = std::fs::read("crash.c")?;
+//! let oracle = TestCommand::new(TestSpec::parse("./still-crashes.sh", "crash.c")?);
+//! let options = ReduceOptions { jobs: 4, ..ReduceOptions::default() };
+//! let mut reduction = Reduction::new(input, &oracle, options);
+//! reduction.on_event(|e| {
+//!     if let Event::Reduced { bytes, .. } = e {
+//!         eprintln!("now {} bytes", bytes.len());
+//!     }
+//! });
+//! // The first check, re-runs between passes, rollback and the final confirmation included.
+//! let finished = reduction.run(&mut Strategy::named("default")?.schedule())?;
+//! std::fs::write("crash.small.c", &finished.best)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Layers, top down (a lower one never imports a higher one; `tests/layers.rs` checks it):
+//! - [`Reduction`]: one run from the first check to the confirmed result; [`Strategy`] names
+//!   schedules; [`certify`] and [`first_bad`] answer the `check` and `bisect` questions.
+//! - Passes ([`UnitPass`], [`TreePass`], [`DfaPass`], ...) propose candidates to a [`Driver`],
+//!   the only place a candidate is accepted. Flat passes pair [`Units`] with a [`Policy`]
+//!   ([`DDMin`], [`ProbDD`], ...); tree passes pair a [`Tree`] inferred by [`infer`] with one.
 //! - The [`Evaluator`] is the one evaluation path: content cache, worker pool, [`Oracle`].
+//! - [`TestCommand`] runs the user's test through [`run`], the one place a process starts.
+//! - At the bottom: [`IdSet`], [`lex`] and [`Units`].
+//!
+//! The seeds' bare reduce loop is [`Driver::run_policy`]:
 //!
 //! ```
 //! use myhill::{DDMin, Driver, EvalOptions, FnOracle, Granularity, Policy, Units};
@@ -22,29 +48,54 @@
 //! assert_eq!(driver.best(), b"b\nd\n");
 //! ```
 
-pub mod bisect;
-pub mod certify;
-pub mod command;
-pub mod demos;
-pub mod dfa;
-pub mod driver;
-pub mod eval;
-pub mod idset;
-pub mod lex;
-pub mod oracle;
-pub mod policy;
-pub mod rename;
-pub mod squeeze;
-pub mod strategy;
-pub mod tree;
-pub mod units;
+#![warn(missing_docs)]
 
-pub use dfa::{DfaOptions, DfaPass, dfa_schedule};
-pub use driver::{Driver, Event, Pass, PassStats, Report, Schedule, UnitPass};
-pub use eval::{EvalOptions, EvalStats, Evaluator, Stop};
-pub use idset::IdSet;
+mod bisect;
+mod capture;
+mod certify;
+mod command;
+mod dfa;
+mod driver;
+mod error;
+mod eval;
+mod idset;
+mod lex;
+mod oracle;
+mod passes;
+mod policy;
+mod reduction;
+mod report;
+mod schedule;
+mod strategy;
+mod test_command;
+mod tree;
+mod units;
+
+pub use bisect::{Bisection, Status, first_bad};
+pub use certify::{Certificate, Minimality, certify};
+pub use command::{DEFAULT_GRACE, Ended, Process, Run, RunError, run};
+pub use dfa::DfaOptions;
+pub use driver::{Driver, shortlex_less};
+pub use error::Error;
+pub use eval::{EvalOptions, Evaluator};
+pub use idset::{IdSet, RankIndex};
 pub use lex::{Class, Lexeme, lex};
-pub use oracle::{Cancel, FnOracle, Oracle, OracleError, Outcome, Verdict};
-pub use policy::{BinarySplit, ComplementDDMin, DDMin, Policy, PolicyFactory, ProbDD};
-pub use tree::{Tree, TreePass, TreeStrategy};
-pub use units::{Granularity, Units};
+pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
+pub use passes::{
+    BytesWhenWorthIt, DfaPass, Round, ShortenIdentifiers, SqueezeWhitespace, TreePass,
+    TreeStrategy, UnitPass, squeeze,
+};
+pub use policy::{
+    BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,
+    TPdd,
+};
+pub use reduction::{Finished, ReduceOptions, Reduction};
+pub use report::{EvalStats, Event, Figure, PassStats, Report, Stop};
+pub use schedule::{Pass, Schedule};
+pub use strategy::{STRATEGIES, Strategy};
+pub use test_command::{
+    Diagnosis, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand, TestSpec,
+    dynamic_timeout, parse_timeout,
+};
+pub use tree::{Inferred, Kind, Liveness, NodeId, Tree, TreeBuilder, infer};
+pub use units::{Granularity, ParseGranularityError, Units};

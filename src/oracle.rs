@@ -1,8 +1,10 @@
 //! The question every reduction asks, "is this candidate still interesting?", and its answers.
 //!
-//! Main types: [`Verdict`], [`Outcome`], the [`Oracle`] trait, [`FnOracle`] (an in-process
-//! closure, for tests, examples and library users) and [`Cancel`] (how a running test is told
-//! to stop). The command oracle that runs the user's script lives in [`crate::command`].
+//! Main types: [`Verdict`], [`Outcome`] (a verdict with what the test printed, summarised in
+//! bounded memory as [`Output`]), the [`Oracle`] trait, [`FnOracle`] (an in-process closure,
+//! for tests, examples and library users), [`Control`] (how a caller stops a reduction, hurries
+//! it or skips its pass) and [`Cancel`] (how one running test is told to stop). The oracle
+//! that runs the user's test as a process is [`crate::TestCommand`].
 //!
 //! ```
 //! use myhill::{Cancel, FnOracle, Oracle, Verdict};
@@ -11,11 +13,12 @@
 //! assert_eq!(out.verdict, Verdict::Interesting);
 //! ```
 //!
-//! Limits: an oracle must be deterministic for `--jobs` to leave the answer unchanged; a flaky
-//! one is detected at the first check (see the command-line driver), not here.
+//! Limits: an oracle must be deterministic for `--jobs` to leave the answer unchanged; one that
+//! is flaky on the original is caught by the first check of [`crate::Reduction`], one that is
+//! flaky on reduced inputs by its re-runs.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The answer of one test.
@@ -30,30 +33,63 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Whether this verdict keeps a candidate.
     pub fn is_interesting(self) -> bool {
         self == Verdict::Interesting
     }
 }
 
-/// A verdict with what the test printed (kept only when an oracle needs it) and how long it took.
+/// What a test printed on one stream: its length, a digest of the whole, and its last bytes.
+/// Equal digests mean equal output; the memory it takes does not grow with the output.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Output {
+    /// Bytes printed.
+    pub len: u64,
+    /// A 128-bit hash of everything printed.
+    pub digest: u128,
+    /// The last bytes printed (at most a few KiB), for explaining a failure.
+    pub tail: Vec<u8>,
+}
+
+/// A verdict with how the test ended and what it printed (kept only when needed).
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The answer.
     pub verdict: Verdict,
+    /// How long the test ran.
     pub duration: Duration,
-    /// The test's exit status (`None` when killed by a signal or not a process).
+    /// The test's exit status (`None` when killed by a signal, timed out, or not a process).
     pub exit_code: Option<i32>,
-    pub stdout: Vec<u8>,
-    pub stderr: Vec<u8>,
+    /// The signal that ended the test, if one did.
+    pub signal: Option<i32>,
+    /// What the test printed on stdout (empty unless kept).
+    pub stdout: Output,
+    /// What the test printed on stderr (empty unless kept).
+    pub stderr: Output,
 }
 
 impl Outcome {
+    /// An outcome with nothing but a verdict.
     pub fn of(verdict: Verdict) -> Outcome {
         Outcome {
             verdict,
             duration: Duration::ZERO,
             exit_code: None,
-            stdout: Vec::new(),
-            stderr: Vec::new(),
+            signal: None,
+            stdout: Output::default(),
+            stderr: Output::default(),
+        }
+    }
+
+    /// How the test ended, for messages: "exit status 1", "timed out after 2.0s", ...
+    pub fn describe(&self) -> String {
+        match (self.verdict, self.exit_code, self.signal) {
+            (Verdict::TimedOut, _, _) => {
+                format!("timed out after {:.1}s", self.duration.as_secs_f64())
+            }
+            (_, Some(code), _) => format!("exit status {code}"),
+            (_, None, Some(sig)) => format!("killed by signal {sig}"),
+            (_, None, None) => "no exit status".to_string(),
         }
     }
 }
@@ -78,11 +114,78 @@ impl std::fmt::Display for OracleError {
 
 impl std::error::Error for OracleError {}
 
-/// Tells a running test to stop: set per test by the worker pool, or globally on Ctrl-C.
+#[derive(Debug, Default)]
+struct Flags {
+    stop: AtomicBool,
+    hurry: AtomicBool,
+    skip_pass: AtomicBool,
+}
+
+/// Steers a running reduction from outside (a signal handler, a key, another thread): stop
+/// cleanly, hurry the stop, or skip the running pass. Cheap to clone; clones share the flags.
+///
+/// ```
+/// use myhill::Control;
+/// let control = Control::new();
+/// let handle = control.clone();
+/// handle.stop();
+/// assert!(control.is_stopped());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Control {
+    flags: Arc<Flags>,
+}
+
+impl Control {
+    /// Flags that are all down.
+    pub fn new() -> Control {
+        Control::default()
+    }
+
+    /// Stops the reduction cleanly: running tests get SIGTERM, then SIGKILL after a grace;
+    /// the best so far is kept.
+    pub fn stop(&self) {
+        self.flags.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// Stops the reduction without the grace: running tests are killed at once.
+    pub fn hurry(&self) {
+        self.flags.hurry.store(true, Ordering::SeqCst);
+        self.stop();
+    }
+
+    /// Ends the running pass (its running tests are cancelled) and goes on with the next.
+    pub fn skip_pass(&self) {
+        self.flags.skip_pass.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether [`Control::stop`] (or [`Control::hurry`]) was called.
+    pub fn is_stopped(&self) -> bool {
+        self.flags.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether [`Control::hurry`] was called.
+    pub fn is_hurried(&self) -> bool {
+        self.flags.hurry.load(Ordering::Relaxed)
+    }
+
+    /// Whether a skip of the running pass is pending.
+    pub fn skip_requested(&self) -> bool {
+        self.flags.skip_pass.load(Ordering::Relaxed)
+    }
+
+    /// Clears a pending skip and says whether there was one.
+    pub fn take_skip(&self) -> bool {
+        self.flags.skip_pass.swap(false, Ordering::SeqCst)
+    }
+}
+
+/// Tells one running test to stop: set per test by the worker pool, or for every test through
+/// the reduction's [`Control`].
 #[derive(Clone, Debug, Default)]
 pub struct Cancel {
     this_test: Arc<AtomicBool>,
-    everything: Option<Arc<AtomicBool>>,
+    control: Option<Control>,
 }
 
 impl Cancel {
@@ -91,34 +194,45 @@ impl Cancel {
         Cancel::default()
     }
 
-    /// A fresh per-test token that also fires when `everything` is set.
-    pub fn child_of(everything: Option<Arc<AtomicBool>>) -> Cancel {
+    /// A fresh per-test token that also fires when `control` is stopped.
+    pub fn child_of(control: &Control) -> Cancel {
         Cancel {
             this_test: Arc::new(AtomicBool::new(false)),
-            everything,
+            control: Some(control.clone()),
         }
     }
 
+    /// Asks this test to stop.
     pub fn cancel(&self) {
         self.this_test.store(true, Ordering::SeqCst);
     }
 
+    /// Whether the test should stop.
     pub fn is_cancelled(&self) -> bool {
         self.this_test.load(Ordering::Relaxed)
-            || self
-                .everything
-                .as_ref()
-                .is_some_and(|e| e.load(Ordering::Relaxed))
+            || self.control.as_ref().is_some_and(Control::is_stopped)
+    }
+
+    /// Whether a stop should skip the grace and kill at once.
+    pub fn is_hurried(&self) -> bool {
+        self.control.as_ref().is_some_and(Control::is_hurried)
     }
 }
 
 /// Decides whether a candidate is interesting. The only way a reduction learns anything.
 pub trait Oracle: Send + Sync {
+    /// Tests one candidate.
     fn test(&self, candidate: &[u8], cancel: &Cancel) -> Result<Outcome, OracleError>;
 
-    /// Told that an interesting verdict did not hold up when run again; an oracle that can
-    /// re-confirm its verdicts should start doing so. Most oracles ignore it.
-    fn distrust(&self) {}
+    /// Tests one candidate and keeps what the test printed, to explain a failure. The first
+    /// check of a reduction uses it; the default is [`Oracle::test`].
+    fn test_verbose(&self, candidate: &[u8], cancel: &Cancel) -> Result<Outcome, OracleError> {
+        self.test(candidate, cancel)
+    }
+
+    /// Hears the outcome of the original's first run, to adapt to it (a timeout from its
+    /// duration, a reference output to reproduce). Most oracles ignore it.
+    fn calibrate(&self, _first: &Outcome) {}
 }
 
 /// An in-process oracle from a closure over the candidate's bytes.
@@ -127,6 +241,7 @@ pub struct FnOracle<F> {
 }
 
 impl<F: Fn(&[u8]) -> bool + Send + Sync> FnOracle<F> {
+    /// The oracle that calls `f`: `true` means interesting.
     pub fn new(f: F) -> Self {
         FnOracle { f }
     }
@@ -139,43 +254,5 @@ impl<F: Fn(&[u8]) -> bool + Send + Sync> Oracle for FnOracle<F> {
         } else {
             Verdict::NotInteresting
         }))
-    }
-}
-
-/// Wraps a flaky oracle: an interesting verdict counts only if `extra` more runs agree, so
-/// no reduction is accepted on one lucky run. Starting at 0 extra runs, [`Oracle::distrust`]
-/// raises it to 1.
-pub struct Reconfirm<'a> {
-    inner: &'a dyn Oracle,
-    extra: AtomicU32,
-}
-
-impl<'a> Reconfirm<'a> {
-    pub fn new(inner: &'a dyn Oracle, extra: u32) -> Self {
-        Reconfirm {
-            inner,
-            extra: AtomicU32::new(extra),
-        }
-    }
-}
-
-impl Oracle for Reconfirm<'_> {
-    fn distrust(&self) {
-        self.extra.fetch_max(1, Ordering::Relaxed);
-    }
-
-    fn test(&self, candidate: &[u8], cancel: &Cancel) -> Result<Outcome, OracleError> {
-        let mut first = self.inner.test(candidate, cancel)?;
-        for _ in 0..self.extra.load(Ordering::Relaxed) {
-            if first.verdict != Verdict::Interesting {
-                break;
-            }
-            let again = self.inner.test(candidate, cancel)?;
-            first.duration += again.duration;
-            if again.verdict != Verdict::Interesting {
-                first.verdict = again.verdict;
-            }
-        }
-        Ok(first)
     }
 }

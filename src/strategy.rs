@@ -1,21 +1,29 @@
 //! Named strategies: how `--strategy NAME` and `--units` become a schedule of passes.
 //!
-//! Main items: [`STRATEGIES`] (names with a one-line description) and [`schedule`]. A single
-//! policy given without units runs over lines, then tokens, then bytes, repeated to a
-//! fixpoint, as line-then-character reducers do; with units it runs over those units once
-//! (the policy's own fixpoint).
+//! Main items: [`Strategy`] (a name and optional units; [`Strategy::schedule`] builds its
+//! passes) and [`STRATEGIES`] (every name with a one-line description). A single policy given
+//! without units runs over lines, then tokens, then bytes, repeated to a fixpoint, as
+//! line-then-character reducers do; with units it runs over those units once (the policy's own
+//! fixpoint).
 //!
 //! ```
-//! let s = myhill::strategy::schedule("default", None).unwrap();
-//! assert_eq!(s.passes.len(), 6);
-//! assert!(myhill::strategy::schedule("nope", None).is_err());
+//! use myhill::{Granularity, Strategy};
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 6);
+//! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
+//! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
+//! assert!(Strategy::named("nope").is_err());
 //! ```
 //!
 //! Limits: every strategy here is deterministic; the same input and test give the same output.
 
-use crate::driver::{Pass, Schedule, UnitPass};
+use crate::dfa::DfaOptions;
+use crate::error::Error;
+use crate::passes::{
+    BytesWhenWorthIt, DfaPass, ShortenIdentifiers, SqueezeWhitespace, TreePass, TreeStrategy,
+    UnitPass,
+};
 use crate::policy::{BinarySplit, ComplementDDMin, DDMin, PolicyFactory, ProbDD};
-use crate::squeeze::SqueezeWhitespace;
+use crate::schedule::{Pass, Schedule};
 use crate::units::Granularity;
 use std::sync::Arc;
 
@@ -99,109 +107,101 @@ fn unit_pass(g: Granularity, policy_name: &str) -> Box<dyn Pass> {
     ))
 }
 
-/// The byte pass of the default schedule, run only where bytes inside tokens matter: on
-/// binary inputs (not UTF-8, or holding NUL) and on text of at most 256 bytes. On larger text
-/// the token pass has already tried every token, and deleting bytes inside identifiers and
-/// numbers almost never keeps code interesting, yet costs about a test per byte.
-pub struct BytesWhenWorthIt(pub UnitPass);
-
-impl BytesWhenWorthIt {
-    pub fn worth_it(input: &[u8]) -> bool {
-        input.len() <= 256 || input.contains(&0) || std::str::from_utf8(input).is_err()
-    }
+/// A strategy: a name from [`STRATEGIES`], and the units it works over if not its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Strategy {
+    name: String,
+    units: Option<Granularity>,
 }
 
-impl Pass for BytesWhenWorthIt {
-    fn name(&self) -> String {
-        self.0.name()
+impl Strategy {
+    /// The strategy called `name`.
+    pub fn named(name: &str) -> Result<Strategy, Error> {
+        if !STRATEGIES.iter().any(|(n, _)| *n == name) {
+            return Err(Error::UnknownStrategy {
+                name: name.to_string(),
+                known: names(),
+            });
+        }
+        Ok(Strategy {
+            name: name.to_string(),
+            units: None,
+        })
     }
 
-    fn run(&mut self, driver: &mut crate::Driver) -> Result<(), crate::Stop> {
-        if Self::worth_it(driver.best()) {
-            self.0.run(driver)
-        } else {
-            Ok(())
+    /// The same strategy over `units` (`None`: its own choice).
+    pub fn with_units(self, units: Option<Granularity>) -> Strategy {
+        Strategy { units, ..self }
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A fresh schedule of its passes.
+    pub fn schedule(&self) -> Schedule {
+        use Granularity::*;
+        let units = self.units;
+        let fixpoint = |passes| Schedule {
+            passes,
+            to_fixpoint: true,
+        };
+        let once = |passes| Schedule {
+            passes,
+            to_fixpoint: false,
+        };
+        match self.name.as_str() {
+            "default" => fixpoint(match units {
+                None => vec![
+                    unit_pass(Lines, "split"),
+                    Box::new(SqueezeWhitespace),
+                    Box::new(TreePass::new(TreeStrategy::TPdd)),
+                    Box::new(ShortenIdentifiers::default()),
+                    unit_pass(Tokens, "split"),
+                    Box::new(BytesWhenWorthIt(UnitPass::new(
+                        Bytes,
+                        policy("split").unwrap(),
+                    ))),
+                ],
+                Some(g) => vec![unit_pass(g, "split")],
+            }),
+            "classic" => fixpoint(match units {
+                None => vec![
+                    unit_pass(Lines, "probdd"),
+                    unit_pass(Tokens, "probdd"),
+                    unit_pass(Bytes, "ddmin"),
+                ],
+                Some(g) => vec![unit_pass(g, "probdd"), unit_pass(g, "ddmin")],
+            }),
+            // Lines by default: proving interval-minimality costs a test per canonical
+            // interval, quadratic in the result's units, which only the coarsest units keep
+            // affordable.
+            "dfa" => {
+                let g = units.unwrap_or(Lines);
+                fixpoint(vec![
+                    unit_pass(g, "ddmin"),
+                    Box::new(DfaPass::new(g, DfaOptions::default())),
+                ])
+            }
+            "dfa-pass" => once(vec![Box::new(DfaPass::new(
+                units.unwrap_or(Lines),
+                DfaOptions::default(),
+            ))]),
+            name => {
+                if let Ok(tree) = name.parse::<TreeStrategy>() {
+                    return fixpoint(vec![Box::new(TreePass::new(tree))]);
+                }
+                match units {
+                    Some(g) => once(vec![unit_pass(g, name)]),
+                    None => fixpoint(
+                        [Lines, Tokens, Bytes]
+                            .into_iter()
+                            .map(|g| unit_pass(g, name))
+                            .collect(),
+                    ),
+                }
+            }
         }
     }
-}
-
-/// The schedule for strategy `name`, over `units` if given.
-pub fn schedule(name: &str, units: Option<Granularity>) -> Result<Schedule, String> {
-    use Granularity::*;
-    if name == "default" {
-        let passes = match units {
-            None => vec![
-                unit_pass(Lines, "split"),
-                Box::new(SqueezeWhitespace),
-                Box::new(crate::tree::TreePass::new(crate::tree::TreeStrategy::TPdd)),
-                Box::new(crate::rename::ShortenIdentifiers::default()),
-                unit_pass(Tokens, "split"),
-                Box::new(BytesWhenWorthIt(UnitPass::new(
-                    Bytes,
-                    policy("split").unwrap(),
-                ))),
-            ],
-            Some(g) => vec![unit_pass(g, "split")],
-        };
-        return Ok(Schedule {
-            passes,
-            to_fixpoint: true,
-        });
-    }
-    if name == "classic" {
-        let passes = match units {
-            None => vec![
-                unit_pass(Lines, "probdd"),
-                unit_pass(Tokens, "probdd"),
-                unit_pass(Bytes, "ddmin"),
-            ],
-            Some(g) => vec![unit_pass(g, "probdd"), unit_pass(g, "ddmin")],
-        };
-        return Ok(Schedule {
-            passes,
-            to_fixpoint: true,
-        });
-    }
-    if name == "dfa" {
-        // Lines by default: proving interval-minimality costs a test per canonical interval,
-        // quadratic in the result's units, which only the coarsest units keep affordable.
-        return Ok(crate::dfa::dfa_schedule(
-            units.unwrap_or(Lines),
-            crate::dfa::DfaOptions::default(),
-        ));
-    }
-    if name == "dfa-pass" {
-        return Ok(Schedule {
-            passes: vec![Box::new(crate::dfa::DfaPass::new(
-                units.unwrap_or(Lines),
-                crate::dfa::DfaOptions::default(),
-            ))],
-            to_fixpoint: false,
-        });
-    }
-    if let Ok(tree) = crate::tree::TreePass::by_name(name) {
-        return Ok(Schedule {
-            passes: vec![Box::new(tree)],
-            to_fixpoint: true,
-        });
-    }
-    if policy(name).is_none() {
-        return Err(format!(
-            "unknown strategy {name:?}; choose one of: {}",
-            names()
-        ));
-    }
-    Ok(match units {
-        Some(g) => Schedule {
-            passes: vec![unit_pass(g, name)],
-            to_fixpoint: false,
-        },
-        None => Schedule {
-            passes: [Lines, Tokens, Bytes]
-                .into_iter()
-                .map(|g| unit_pass(g, name))
-                .collect(),
-            to_fixpoint: true,
-        },
-    })
 }

@@ -15,21 +15,26 @@
 //! runs of whitespace, and any other single byte. Lines keep their `\n`. Limits: unit
 //! boundaries are `u32`, so inputs are at most 4 GiB.
 
-use crate::IdSet;
+use crate::idset::IdSet;
 use std::fmt;
 use std::str::FromStr;
 
 /// How an input is cut into units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Granularity {
+    /// Every byte is a unit.
     Bytes,
+    /// Every line, with its newline, is a unit.
     Lines,
+    /// Every lexeme of [`crate::lex`] is a unit.
     Tokens,
 }
 
 impl Granularity {
+    /// Every granularity.
     pub const ALL: [Granularity; 3] = [Granularity::Bytes, Granularity::Lines, Granularity::Tokens];
 
+    /// Its name, as `--units` takes it.
     pub fn name(self) -> &'static str {
         match self {
             Granularity::Bytes => "bytes",
@@ -45,16 +50,30 @@ impl fmt::Display for Granularity {
     }
 }
 
+/// A name that is not a granularity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseGranularityError(pub String);
+
+impl fmt::Display for ParseGranularityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown unit granularity {:?}: use bytes, lines or tokens",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseGranularityError {}
+
 impl FromStr for Granularity {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ParseGranularityError;
+    fn from_str(s: &str) -> Result<Self, ParseGranularityError> {
         match s {
             "bytes" | "byte" | "chars" => Ok(Granularity::Bytes),
             "lines" | "line" => Ok(Granularity::Lines),
             "tokens" | "token" => Ok(Granularity::Tokens),
-            other => Err(format!(
-                "unknown unit granularity {other:?}: use bytes, lines or tokens"
-            )),
+            other => Err(ParseGranularityError(other.to_string())),
         }
     }
 }
@@ -100,6 +119,7 @@ impl Units {
         self.bounds.len() - 1
     }
 
+    /// Whether there are no units.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -1,9 +1,10 @@
 //! Inferred trees: every candidate the tree strategies propose keeps brackets balanced, and the
 //! tree pass reduces real-looking inputs through the driver.
 
-use myhill::tree::infer::infer;
-use myhill::tree::{TreePass, TreeStrategy};
-use myhill::{DDMin, Driver, EvalOptions, FnOracle, Granularity, Pass, Policy, Stop, Units};
+use myhill::{
+    DDMin, Driver, EvalOptions, FnOracle, Granularity, Pass, Policy, Stop, TreePass, TreeStrategy,
+    Units, infer,
+};
 use proptest::prelude::*;
 use std::sync::Mutex;
 
@@ -201,14 +202,11 @@ fn tree_strategies_never_test_an_unbalanced_candidate_where_flat_ddmin_does() {
 #[test]
 fn strategies_parse_by_name() {
     for name in ["hdd", "hdd-probdd", "perses", "perses-probdd", "tpdd"] {
-        let pass = TreePass::by_name(name).unwrap();
+        let pass = TreePass::new(name.parse().unwrap());
         assert_eq!(pass.name(), format!("{name}/tree"));
     }
-    assert!(
-        TreePass::by_name("hdd+")
-            .unwrap_err()
-            .contains("perses-probdd")
-    );
+    let err = "hdd+".parse::<TreeStrategy>().unwrap_err();
+    assert!(err.to_string().contains("perses-probdd"), "{err}");
 }
 
 #[test]

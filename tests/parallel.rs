@@ -1,36 +1,46 @@
 //! `--jobs` changes the speed, never the answer: every strategy accepts the same reductions in
-//! the same order with 1, 2 and 4 jobs.
+//! the same order with 1, 2 and 4 jobs, with or without a test budget.
 
-use myhill::{Driver, EvalOptions, Event, FnOracle};
+use myhill::{FnOracle, Granularity, ReduceOptions, Reduction, Strategy as Named};
 use proptest::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// Runs `strategy` with `jobs` and returns every accepted best, in order.
-fn accepted(strategy: &str, input: &[u8], needle: &[u8], jobs: usize, cache: bool) -> Vec<Vec<u8>> {
+/// Runs `strategy` with `jobs` and returns every accepted best, in order, then the result and
+/// the tests counted.
+fn accepted(
+    strategy: &str,
+    input: &[u8],
+    needle: &[u8],
+    jobs: usize,
+    cache: bool,
+    max_tests: Option<u64>,
+) -> (Vec<Vec<u8>>, u64) {
     let has_subsequence = |c: &[u8]| {
         let mut it = c.iter();
         needle.iter().all(|x| it.any(|y| y == x))
     };
     let oracle = FnOracle::new(has_subsequence);
-    let options = EvalOptions {
+    let options = ReduceOptions {
         jobs,
         cache,
-        ..EvalOptions::default()
+        max_tests,
+        ..ReduceOptions::default()
     };
-    let mut driver = Driver::new(input.to_vec(), &oracle, options);
+    let mut reduction = Reduction::new(input.to_vec(), &oracle, options);
     let seen = Rc::new(RefCell::new(Vec::new()));
     let sink = seen.clone();
-    driver.set_listener(move |e| {
-        if let Event::Reduced { bytes, .. } = e {
+    reduction.on_event(move |e| {
+        if let myhill::Event::Reduced { bytes, .. } = e {
             sink.borrow_mut().push(bytes.to_vec());
         }
     });
-    let mut schedule = myhill::strategy::schedule(strategy, None).unwrap();
-    schedule.run(&mut driver).unwrap();
+    let mut schedule = Named::named(strategy).unwrap().schedule();
+    let finished = reduction.run(&mut schedule).unwrap();
+    drop(reduction);
     let mut out = seen.borrow().clone();
-    out.push(driver.best().to_vec());
-    out
+    out.push(finished.best.clone());
+    (out, finished.report.eval.tests_run)
 }
 
 fn text() -> impl Strategy<Value = Vec<u8>> {
@@ -56,13 +66,17 @@ proptest! {
         input in text(),
         needle in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'x'), Just(b'{')], 1..4),
         cache in any::<bool>(),
+        budget in proptest::option::of(4u64..60),
     ) {
         let mut it = input.iter();
         prop_assume!(needle.iter().all(|x| it.any(|y| y == x)));
-        for (strategy, _) in myhill::strategy::STRATEGIES {
-            let one = accepted(strategy, &input, &needle, 1, cache);
+        for (strategy, _) in myhill::STRATEGIES {
+            let one = accepted(strategy, &input, &needle, 1, cache, budget);
+            if let Some(max) = budget {
+                prop_assert!(one.1 <= max, "{} tests over a budget of {}", one.1, max);
+            }
             for jobs in [2, 4] {
-                let many = accepted(strategy, &input, &needle, jobs, cache);
+                let many = accepted(strategy, &input, &needle, jobs, cache, budget);
                 prop_assert_eq!(&one, &many, "strategy {} with {} jobs", strategy, jobs);
             }
         }
@@ -75,16 +89,18 @@ fn speculation_is_reported() {
     let input: Vec<u8> = (0..200u32)
         .flat_map(|i| format!("{i}\n").into_bytes())
         .collect();
-    let options = EvalOptions {
+    let options = ReduceOptions {
         jobs: 4,
-        ..EvalOptions::default()
+        ..ReduceOptions::default()
     };
-    let mut driver = Driver::new(input, &oracle, options);
-    let mut schedule =
-        myhill::strategy::schedule("ddmin", Some(myhill::Granularity::Lines)).unwrap();
-    schedule.run(&mut driver).unwrap();
-    let report = driver.report();
+    let mut reduction = Reduction::new(input, &oracle, options);
+    let mut schedule = Named::named("ddmin")
+        .unwrap()
+        .with_units(Some(Granularity::Lines))
+        .schedule();
+    let finished = reduction.run(&mut schedule).unwrap();
+    let report = &finished.report;
     assert!(report.eval.speculative_started > 0);
     assert!(report.eval.speculative_wasted > 0);
-    assert_eq!(driver.best(), b"7\n");
+    assert_eq!(finished.best, b"7\n");
 }

@@ -1,13 +1,15 @@
 //! DDMin and ProbDD against the seeds' counts, a direct set-based restatement of their
 //! definitions, and properties over arbitrary monotone oracles.
 
-use myhill::demos::{keep_2_and_7_rows, reduce_values, seed_rows};
+mod support;
+
 use myhill::{
     BinarySplit, ComplementDDMin, DDMin, Driver, EvalOptions, FnOracle, Granularity, Policy,
     ProbDD, Units,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
+use support::demos::{keep_2_and_7_rows, reduce_values, seed_rows};
 
 #[test]
 fn keep_2_and_7_matches_the_seed_counts() {

@@ -1,11 +1,14 @@
 //! The tree pages' figures, the tree model's bridges, and the tree policies' behaviour.
 
-use myhill::demos::{DemoRow, tree_rows};
-use myhill::policy::{Hdd, Perses, TPdd};
-use myhill::tree::seeds::{buggy_fn_tree, scattered_bug_tree, unit_labels};
-use myhill::tree::{Kind, NodeId, Tree, TreeBuilder};
-use myhill::{DDMin, Driver, EvalOptions, FnOracle, IdSet, Policy, PolicyFactory, ProbDD, Units};
+mod support;
+
+use myhill::{
+    DDMin, Driver, EvalOptions, FnOracle, Hdd, IdSet, Kind, NodeId, Perses, Policy, PolicyFactory,
+    ProbDD, TPdd, Tree, TreeBuilder, Units,
+};
 use std::sync::Arc;
+use support::demos::{DemoRow, tree_rows};
+use support::seeds::{buggy_fn_tree, scattered_bug_tree, unit_labels};
 
 fn row<'r>(rows: &'r [DemoRow], demo: &str, strategy: &str) -> &'r DemoRow {
     rows.iter()
@@ -70,7 +73,7 @@ fn tpdd_page_rows_match_the_page() {
 
 #[test]
 fn seed_tables_include_the_tree_rows() {
-    let all = myhill::demos::seed_rows();
+    let all = support::demos::seed_rows();
     assert!(
         all.iter()
             .any(|r| r.demo == "scattered-bug" && r.strategy == "tpdd")

@@ -1,16 +1,14 @@
 //! `myhill bisect`: reads or builds the list of items, runs the test per item, reports the change.
 
-use super::setup::resolve_test;
-use super::{BisectArgs, EXIT_FLAKY, EXIT_NOT_INTERESTING, EXIT_OK, Fail};
-use myhill::bisect::{Bisection, Status, first_bad};
-use myhill::command::{CommandOracle, CommandSpec, InputMode};
-use myhill::{Cancel, Verdict};
+use super::BisectArgs;
+use super::exit::{Exit, Fail};
+use super::out;
+use myhill::{Bisection, Cancel, Ended, Process, Status, TestSpec, first_bad, parse_timeout};
 use std::path::Path;
-use std::time::Duration;
 
 fn items_from_file(path: &Path) -> Result<Vec<String>, Fail> {
     let text = std::fs::read_to_string(path).map_err(|e| {
-        Fail::setup(format!(
+        Fail::usage(format!(
             "cannot read the items file {}: {e} (give a file listing versions oldest first, one per line)",
             path.display()
         ))
@@ -23,37 +21,45 @@ fn items_from_file(path: &Path) -> Result<Vec<String>, Fail> {
         .collect())
 }
 
+/// Runs `argv` (through the one process primitive) and returns its exit and stdout.
+fn output_of(argv: &[String]) -> Result<(Ended, String), Fail> {
+    let dir = tempfile::tempdir()
+        .map_err(|e| Fail::usage(format!("cannot make a temporary directory: {e}")))?;
+    let mut p = Process::new(argv.iter().cloned());
+    p.stdout = Some(dir.path().join("out"));
+    p.stderr = Some(dir.path().join("err"));
+    let r = myhill::run(&p, &Cancel::never())
+        .map_err(|e| Fail::usage(format!("cannot run {}: {e} (is it installed?)", argv[0])))?;
+    let read = |name| std::fs::read_to_string(dir.path().join(name)).unwrap_or_default();
+    match r.ended {
+        Ended::Exited(0) => Ok((r.ended, read("out"))),
+        _ => Ok((r.ended, read("err"))),
+    }
+}
+
 fn items_from_git(good: &str, bad: &str) -> Result<Vec<String>, Fail> {
-    let out = std::process::Command::new("git")
-        .args([
-            "rev-list",
-            "--reverse",
-            "--first-parent",
-            &format!("{good}..{bad}"),
-        ])
-        .output()
-        .map_err(|e| Fail::setup(format!("cannot run git: {e} (is git installed?)")))?;
-    if !out.status.success() {
-        return Err(Fail::setup(format!(
-            "git rev-list {good}..{bad} failed: {} (run it inside the repository, with revisions that exist)",
-            String::from_utf8_lossy(&out.stderr).trim()
+    let git = |args: &[&str]| {
+        let mut argv = vec!["git".to_string()];
+        argv.extend(args.iter().map(|a| a.to_string()));
+        output_of(&argv)
+    };
+    let range = format!("{good}..{bad}");
+    let (ended, text) = git(&["rev-list", "--reverse", "--first-parent", &range])?;
+    if ended != Ended::Exited(0) {
+        return Err(Fail::usage(format!(
+            "git rev-list {range} failed: {} (run it inside the repository, with revisions that exist)",
+            text.trim()
         )));
     }
-    let resolve = std::process::Command::new("git")
-        .args(["rev-parse", "--verify", &format!("{good}^{{commit}}")])
-        .output()
-        .map_err(|e| Fail::setup(format!("cannot run git: {e}")))?;
-    if !resolve.status.success() {
-        return Err(Fail::setup(format!(
+    let commit = format!("{good}^{{commit}}");
+    let (ended, first) = git(&["rev-parse", "--verify", &commit])?;
+    if ended != Ended::Exited(0) {
+        return Err(Fail::usage(format!(
             "{good} is not a commit of this repository"
         )));
     }
-    let mut items = vec![String::from_utf8_lossy(&resolve.stdout).trim().to_string()];
-    items.extend(
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(String::from),
-    );
+    let mut items = vec![first.trim().to_string()];
+    items.extend(text.lines().map(String::from));
     Ok(items)
 }
 
@@ -65,70 +71,74 @@ fn status_name(s: Status) -> &'static str {
     }
 }
 
-pub fn run(args: BisectArgs) -> Result<i32, Fail> {
+pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
     let (items, test) = match (&args.git, args.args.as_slice()) {
         (Some(range), [test]) => (items_from_git(&range[0], &range[1])?, test.clone()),
         (None, [items, test]) => (items_from_file(Path::new(items))?, test.clone()),
         (Some(_), _) => {
-            return Err(Fail::setup(
+            return Err(Fail::usage(
                 "with --git give only TEST, e.g. myhill bisect --git v1 HEAD ./test.sh",
             ));
         }
         (None, _) => {
-            return Err(Fail::setup(
+            return Err(Fail::usage(
                 "give ITEMS and TEST, e.g. myhill bisect versions.txt ./test.sh",
             ));
         }
     };
     if items.len() < 2 {
-        return Err(Fail::setup(format!(
+        return Err(Fail::usage(format!(
             "bisection needs at least two items (a good one first, a bad one last); got {}",
             items.len()
         )));
     }
     if args.repeat == 0 {
-        return Err(Fail::setup("--repeat must be at least 1"));
+        return Err(Fail::usage("--repeat must be at least 1"));
     }
-    let argv = resolve_test(&test)?;
+    let argv = TestSpec::parse(&test, "unused")?.argv;
     let signature = args.signature.compile()?;
-    let cwd = std::env::current_dir()
-        .map_err(|e| Fail::setup(format!("cannot read the current directory: {e}")))?;
     let capture = tempfile::tempdir()
-        .map_err(|e| Fail::setup(format!("cannot make a temporary directory: {e}")))?;
-    let timeout = Duration::from_secs_f64(args.timeout.unwrap_or(300.0).max(0.001));
+        .map_err(|e| Fail::usage(format!("cannot make a temporary directory: {e}")))?;
+    let timeout = parse_timeout(args.timeout.unwrap_or(300.0))?;
     let signature_set = signature.is_set();
 
     let probe_once = |index: usize| -> Result<(Status, String), Fail> {
-        let mut words = argv.clone();
-        words.push(items[index].clone());
-        let mut spec = CommandSpec::new(words, "unused");
-        spec.input_mode = InputMode::File;
-        spec.signature = signature.clone();
-        spec.capture_output = true;
-        let oracle = CommandOracle::new(spec);
-        oracle.set_timeout(timeout);
-        let outcome = oracle
-            .run_at(
-                Path::new("/dev/null"),
-                &cwd,
-                capture.path(),
-                &Cancel::never(),
-            )
-            .map_err(|e| Fail::setup(e.to_string()))?;
-        let status = match (outcome.verdict, outcome.exit_code) {
-            (Verdict::TimedOut, _) => Status::Untestable,
-            (_, Some(125)) => Status::Untestable,
-            (Verdict::Interesting, _) if signature_set => Status::Bad,
-            (_, _) if signature_set => Status::Good,
-            (_, Some(0)) => Status::Good,
+        let mut process = Process::new(argv.iter().cloned());
+        process.argv.push(items[index].clone().into());
+        let (out_path, err_path) = (capture.path().join("out"), capture.path().join("err"));
+        process.stdout = Some(out_path.clone());
+        process.stderr = Some(err_path.clone());
+        process.timeout = Some(timeout);
+        let r = myhill::run(&process, &Cancel::never())
+            .map_err(|e| Fail::usage(format!("cannot run the test: {e}")))?;
+        let code = match r.ended {
+            Ended::Exited(c) => Some(c),
+            Ended::Signalled(s) => Some(128 + s),
+            Ended::TimedOut => None,
+        };
+        let matches = |re: &Option<regex::bytes::Regex>, path: &Path| {
+            re.as_ref()
+                .is_none_or(|re| re.is_match(&std::fs::read(path).unwrap_or_default()))
+        };
+        let signature_holds = signature.expect_exit.is_none_or(|want| code == Some(want))
+            && matches(&signature.stdout_regex, &out_path)
+            && matches(&signature.stderr_regex, &err_path);
+        let status = match code {
+            None | Some(125) => Status::Untestable,
+            _ if signature_set => {
+                if signature_holds {
+                    Status::Bad
+                } else {
+                    Status::Good
+                }
+            }
+            Some(0) => Status::Good,
             _ => Status::Bad,
         };
-        let how = match (outcome.verdict, outcome.exit_code) {
-            (Verdict::TimedOut, _) => {
-                format!("timed out after {:.1}s", outcome.duration.as_secs_f64())
-            }
-            (_, Some(c)) => format!("exit {c}, {:.2}s", outcome.duration.as_secs_f64()),
-            (_, None) => "killed by a signal".to_string(),
+        let how = match r.ended {
+            Ended::TimedOut => format!("timed out after {:.1}s", r.duration.as_secs_f64()),
+            Ended::Exited(c) => format!("exit {c}, {:.2}s", r.duration.as_secs_f64()),
+            Ended::Signalled(s) => format!("killed by signal {s}"),
         };
         Ok((status, how))
     };
@@ -146,14 +156,14 @@ pub fn run(args: BisectArgs) -> Result<i32, Fail> {
                 status_name(status)
             );
             if !args.quiet {
-                eprintln!("myhill: {line}");
+                out::err(format!("myhill: {line}"));
             }
             verdicts.push(status);
         }
         if verdicts.windows(2).any(|w| w[0] != w[1]) {
             if !args.allow_flaky {
                 return Err(Fail {
-                    code: EXIT_FLAKY,
+                    exit: Exit::Flaky,
                     message: format!(
                         "the test is flaky on item {}: its {} runs disagreed. Make it deterministic, or pass --allow-flaky to take the majority.",
                         items[index], args.repeat
@@ -179,30 +189,30 @@ pub fn run(args: BisectArgs) -> Result<i32, Fail> {
             last_good,
             probes,
         } => {
-            println!("first bad: {}", items[first_bad]);
-            println!("last good: {}", items[last_good]);
-            println!("items probed: {probes}, test runs: {runs}");
-            Ok(EXIT_OK)
+            out::out(format!("first bad: {}", items[first_bad]));
+            out::out(format!("last good: {}", items[last_good]));
+            out::out(format!("items probed: {probes}, test runs: {runs}"));
+            Ok(Exit::Ok)
         }
         Bisection::Ambiguous {
             last_good,
             candidates,
             probes,
         } => {
-            println!("last good: {}", items[last_good]);
-            println!(
+            out::out(format!("last good: {}", items[last_good]));
+            out::out(format!(
                 "first bad: one of {} (untestable items hide the change)",
                 candidates
                     .iter()
                     .map(|&i| items[i].as_str())
                     .collect::<Vec<_>>()
                     .join(", ")
-            );
-            println!("items probed: {probes}, test runs: {runs}");
-            Ok(EXIT_OK)
+            ));
+            out::out(format!("items probed: {probes}, test runs: {runs}"));
+            Ok(Exit::Ok)
         }
         Bisection::BadEnds { first, last } => Err(Fail {
-            code: EXIT_NOT_INTERESTING,
+            exit: Exit::NotInteresting,
             message: format!(
                 "the first item {} must be good and the last item {} bad, but they are {} and {}. \
                  Check the order of ITEMS (oldest first) and the test.",

@@ -1,28 +1,27 @@
 //! `myhill check`: certifies 1-minimality or interval-minimality of a file.
 
-use super::session::prepare;
-use super::setup::write_atomic;
-use super::{CheckArgs, Fail};
-use myhill::certify::{Certificate, Minimality, certify};
-use myhill::{EvalOptions, Evaluator, Stop, Units};
+use super::CheckArgs;
+use super::exit::{Exit, Fail};
+use super::files::write_atomic;
+use super::out;
+use super::session::Session;
+use myhill::{Certificate, Minimality, Reduction, Units};
 
-pub const EXIT_MINIMAL: i32 = 0;
-pub const EXIT_NOT_MINIMAL: i32 = 1;
-pub const EXIT_COULD_NOT_CHECK: i32 = 2;
-
-pub fn run(args: CheckArgs) -> Result<i32, Fail> {
-    let prepared = prepare(&args.t).map_err(|f| Fail {
-        code: EXIT_COULD_NOT_CHECK,
+pub fn run(args: CheckArgs) -> Result<Exit, Fail> {
+    // Anything that keeps the check from ending is exit 2 ("could not check"), not 1.
+    let could_not = |f: Fail| Fail {
+        exit: Exit::Usage,
         message: format!("{}\nmyhill: could not check", f.message),
-    })?;
-    let oracle = prepared.oracle();
-    let options = EvalOptions {
-        jobs: prepared.jobs,
-        interrupt: Some(prepared.interrupt.clone()),
-        ..EvalOptions::default()
     };
-    let mut eval = Evaluator::new(&oracle, options);
-    let units = Units::cut(&prepared.original, args.units);
+    if let Some(o) = &args.output {
+        super::files::check_output(o, &args.t.input).map_err(could_not)?;
+    }
+    let session = Session::open(&args.t).map_err(could_not)?;
+    let options = session.options(&args.t, None);
+    let mut reduction = Reduction::new(session.original.clone(), &session.oracle, options);
+    if let Err(e) = reduction.check_original() {
+        return Err(could_not(session.explain(e)));
+    }
     let property = if args.interval {
         Minimality::IntervalMinimal
     } else {
@@ -33,26 +32,23 @@ pub fn run(args: CheckArgs) -> Result<i32, Fail> {
     } else {
         "1-minimal"
     };
-    let cert = certify(&mut eval, &units, property).map_err(|stop| Fail {
-        code: EXIT_COULD_NOT_CHECK,
-        message: match stop {
-            Stop::Interrupted => "interrupted: could not check".to_string(),
-            other => format!("{other}: could not check"),
-        },
-    })?;
+    let units = Units::cut(&session.original, args.units);
+    let cert = reduction
+        .certify(args.units, property)
+        .map_err(|e| could_not(e.into()))?;
+    let input = session.input_path.display();
     match cert {
         Certificate::Minimal {
             tests,
             distinct,
             saved,
         } => {
-            println!(
-                "{} is {what} at {} units ({} units): {tests} tests of {distinct} distinct deletions; {saved} identical deletions not retested",
-                prepared.input_path.display(),
+            out::out(format!(
+                "{input} is {what} at {} units ({} units): {tests} tests of {distinct} distinct deletions; {saved} identical deletions not retested",
                 args.units,
                 units.len()
-            );
-            Ok(EXIT_MINIMAL)
+            ));
+            Ok(Exit::Ok)
         }
         Certificate::NotMinimal {
             deleted,
@@ -65,23 +61,22 @@ pub fn run(args: CheckArgs) -> Result<i32, Fail> {
                 units.offset(deleted.0 as u32),
                 units.offset(deleted.1 as u32),
             );
-            let shown = String::from_utf8_lossy(&prepared.original[a..b]);
+            let shown = String::from_utf8_lossy(&session.original[a..b]);
             let shown: String = shown.chars().take(60).collect();
-            println!(
-                "{} is not {what} at {} units: deleting units {}..{} (bytes {a}..{b}: {shown:?}) keeps it interesting, {} -> {} bytes; {tests} tests of {distinct} distinct deletions, {saved} identical deletions not retested",
-                prepared.input_path.display(),
+            out::out(format!(
+                "{input} is not {what} at {} units: deleting units {}..{} (bytes {a}..{b}: {shown:?}) keeps it interesting, {} -> {} bytes; {tests} tests of {distinct} distinct deletions, {saved} identical deletions not retested",
                 args.units,
                 deleted.0,
                 deleted.1,
-                prepared.original.len(),
+                session.original.len(),
                 smaller.len()
-            );
-            if let Some(out) = &args.output {
-                write_atomic(out, &smaller, None)
-                    .map_err(|e| Fail::setup(format!("cannot write {}: {e}", out.display())))?;
-                println!("smaller file written to {}", out.display());
+            ));
+            if let Some(path) = &args.output {
+                write_atomic(path, &smaller, None)
+                    .map_err(|e| Fail::usage(format!("cannot write {}: {e}", path.display())))?;
+                out::out(format!("smaller file written to {}", path.display()));
             }
-            Ok(EXIT_NOT_MINIMAL)
+            Ok(Exit::NotMinimal)
         }
     }
 }

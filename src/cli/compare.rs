@@ -1,12 +1,12 @@
 //! `myhill compare`: every strategy from the same input, each with its own fresh cache.
 
-use super::session::prepare;
-use super::{CompareArgs, EXIT_INTERRUPTED, EXIT_OK, Fail};
-use myhill::certify::{Certificate, Minimality, certify};
-use myhill::oracle::Reconfirm;
-use myhill::{Driver, EvalOptions, Evaluator, Event, Stop, Units};
-use std::cell::{Cell, RefCell};
-use std::rc::Rc;
+use super::CompareArgs;
+use super::exit::{Exit, Fail};
+use super::out;
+use super::session::Session;
+use myhill::{
+    Certificate, EvalOptions, Evaluator, Minimality, Reduction, Stop, Strategy, Units, certify,
+};
 use std::time::Instant;
 
 struct Row {
@@ -32,85 +32,59 @@ fn yes_no(v: Option<bool>) -> &'static str {
     }
 }
 
-pub fn run(args: CompareArgs) -> Result<i32, Fail> {
+pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
     let names: Vec<String> = match &args.strategies {
         Some(list) => list
             .split(',')
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .collect(),
-        None => myhill::strategy::STRATEGIES
+        None => myhill::STRATEGIES
             .iter()
             .map(|(n, _)| n.to_string())
             .collect(),
     };
-    for name in &names {
-        myhill::strategy::schedule(name, None).map_err(Fail::setup)?;
-    }
-    let prepared = prepare(&args.t)?;
-    let oracle = prepared.oracle();
+    let strategies = names
+        .iter()
+        .map(|n| Strategy::named(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let session = Session::open(&args.t)?;
+    let options = session.options(&args.t, args.max_tests);
+    // One first check for every strategy: each counts its runs as its own tests.
+    let first = {
+        let mut check = Reduction::new(session.original.clone(), &session.oracle, options.clone());
+        match check.check_original() {
+            Ok(o) => o.to_vec(),
+            Err(e) => return Err(session.explain(e)),
+        }
+    };
     let mut rows = Vec::new();
     let mut interrupted = false;
-    for name in &names {
+    for strategy in &strategies {
         if !args.t.quiet {
-            eprintln!("myhill: running {name}");
+            out::err(format!("myhill: running {}", strategy.name()));
         }
-        let options = EvalOptions {
-            jobs: prepared.jobs,
-            interrupt: Some(prepared.interrupt.clone()),
-            max_tests: args
-                .max_tests
-                .map(|m| m.saturating_sub(prepared.judged.len() as u64)),
-            ..EvalOptions::default()
-        };
-        // As in `reduce`: the best is re-run between passes, and a flaky re-run turns on
-        // re-confirmation (a fresh wrapper per strategy, so one strategy's luck stays its own).
-        let reconfirm = Reconfirm::new(&oracle, u32::from(args.t.allow_flaky));
-        let mut driver = Driver::new(prepared.original.clone(), &reconfirm, options);
-        driver.set_verify_between_passes(true);
-        let tests = Rc::new(Cell::new(0u64));
-        let trace = Rc::new(RefCell::new(Vec::new()));
-        {
-            let tests = tests.clone();
-            driver
-                .evaluator()
-                .set_on_test(move |s| tests.set(s.tests_run));
-        }
-        for outcome in &prepared.judged {
-            driver
-                .evaluator()
-                .record_external(&prepared.original, outcome);
-        }
-        trace
-            .borrow_mut()
-            .push((tests.get(), prepared.original.len()));
-        {
-            let (tests, trace) = (tests.clone(), trace.clone());
-            driver.set_listener(move |e| {
-                if let Event::Reduced { bytes, .. } | Event::RolledBack { bytes } = e {
-                    trace.borrow_mut().push((tests.get(), bytes.len()));
-                }
-            });
-        }
+        let mut reduction =
+            Reduction::new(session.original.clone(), &session.oracle, options.clone());
+        reduction.reuse_first_check(&first)?;
         let started = Instant::now();
-        let mut schedule = myhill::strategy::schedule(name, None).map_err(Fail::setup)?;
-        let outcome = schedule.run(&mut driver);
+        let finished = reduction.run(&mut strategy.schedule())?;
         let wall = started.elapsed().as_secs_f64();
-        let report = driver.report();
-        let best = driver.best().to_vec();
-        drop(driver);
-        if outcome == Err(Stop::Interrupted) {
+        drop(reduction);
+        let report = &finished.report;
+        if report.stopped == Some(Stop::Interrupted) {
             interrupted = true;
         }
-        let budget_hit = outcome == Err(Stop::Budget);
-        let units = Units::cut(&best, args.check_units);
+        let budget_hit = report.stopped == Some(Stop::Budget);
+        let best = &finished.best;
+        let units = Units::cut(best, args.check_units);
         let check = |property| -> Option<bool> {
             let options = EvalOptions {
-                jobs: prepared.jobs,
-                interrupt: Some(prepared.interrupt.clone()),
+                jobs: session.jobs,
+                control: session.control.clone(),
                 ..EvalOptions::default()
             };
-            let mut eval = Evaluator::new(&oracle, options);
+            let mut eval = Evaluator::new(&session.oracle, options);
             match certify(&mut eval, &units, property) {
                 Ok(Certificate::Minimal { .. }) => Some(true),
                 Ok(Certificate::NotMinimal { .. }) => Some(false),
@@ -128,7 +102,7 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
             _ => None,
         };
         rows.push(Row {
-            strategy: name.clone(),
+            strategy: strategy.name().to_string(),
             tests: report.eval.tests_run,
             cache_hits: report.eval.cache_hits,
             final_bytes: best.len(),
@@ -136,8 +110,8 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
             interval_minimal,
             wall,
             budget_hit,
-            trace: trace.borrow().clone(),
-            stopped: outcome.err().map(|s| s.to_string()),
+            trace: report.trace.clone(),
+            stopped: report.stopped.as_ref().map(|s| s.name().to_string()),
         });
         if interrupted {
             break;
@@ -151,7 +125,7 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
                     "strategy": r.strategy,
                     "tests_run": r.tests,
                     "cache_hits": r.cache_hits,
-                    "initial_bytes": prepared.original.len(),
+                    "initial_bytes": session.original.len(),
                     "final_bytes": r.final_bytes,
                     "one_minimal": r.one_minimal,
                     "interval_minimal": r.interval_minimal,
@@ -163,9 +137,9 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&json).unwrap());
+        out::out(serde_json::to_string_pretty(&json).unwrap_or_default());
     } else {
-        println!(
+        out::out(format!(
             "{:<18} {:>8} {:>10} {:>11} {:>10} {:>16} {:>9}",
             "strategy",
             "tests",
@@ -174,9 +148,9 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
             "1-minimal",
             "interval-minimal",
             "wall"
-        );
+        ));
         for r in &rows {
-            println!(
+            out::out(format!(
                 "{:<18} {:>8} {:>10} {:>11} {:>10} {:>16} {:>8.1}s",
                 r.strategy,
                 format!("{}{}", r.tests, if r.budget_hit { "*" } else { "" }),
@@ -185,24 +159,24 @@ pub fn run(args: CompareArgs) -> Result<i32, Fail> {
                 yes_no(r.one_minimal),
                 yes_no(r.interval_minimal),
                 r.wall
-            );
+            ));
         }
-        println!(
+        out::out(format!(
             "(from {} bytes; minimality at {} units, checked up to {} / {} units; \"-\" = not checked; * = stopped by --max-tests)",
-            prepared.original.len(),
+            session.original.len(),
             args.check_units,
             args.check_limit,
             args.interval_limit
-        );
+        ));
     }
     if let Some(path) = &args.plot {
-        std::fs::write(path, svg(&rows, prepared.original.len()))
-            .map_err(|e| Fail::setup(format!("cannot write the plot {}: {e}", path.display())))?;
+        std::fs::write(path, svg(&rows, session.original.len()))
+            .map_err(|e| Fail::usage(format!("cannot write the plot {}: {e}", path.display())))?;
     }
     Ok(if interrupted {
-        EXIT_INTERRUPTED
+        Exit::Interrupted
     } else {
-        EXIT_OK
+        Exit::Ok
     })
 }
 

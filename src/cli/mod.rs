@@ -1,42 +1,22 @@
 //! Command-line glue: clap definitions, the subcommands, and the mapping of failures to exit codes.
 //!
-//! Exit codes: 0 done, 2 usage or setup error, 3 the original is not interesting, 4 the test
-//! is flaky, 130 interrupted (the best so far is on disk).
+//! Exit codes are in `exit.rs`, in one place. Nothing here reduces: the library's
+//! [`myhill::Reduction`] does, and the subcommands parse, read and write files, and render.
 
 mod bisect;
 mod check;
 mod compare;
+mod exit;
+mod files;
+mod out;
 mod reduce;
 mod session;
-mod setup;
 mod ui;
 
 use clap::{Args, Parser, Subcommand};
-use myhill::Granularity;
-use myhill::command::InputMode;
+use exit::Fail;
+use myhill::{Granularity, InputMode};
 use std::path::PathBuf;
-
-pub const EXIT_OK: i32 = 0;
-pub const EXIT_SETUP: i32 = 2;
-pub const EXIT_NOT_INTERESTING: i32 = 3;
-pub const EXIT_FLAKY: i32 = 4;
-pub const EXIT_INTERRUPTED: i32 = 130;
-
-/// A failure with the exit code it maps to and a message that names the fix.
-#[derive(Debug)]
-pub struct Fail {
-    pub code: i32,
-    pub message: String,
-}
-
-impl Fail {
-    pub fn setup(message: impl Into<String>) -> Fail {
-        Fail {
-            code: EXIT_SETUP,
-            message: message.into(),
-        }
-    }
-}
 
 #[derive(Parser, Debug)]
 #[command(
@@ -63,9 +43,10 @@ pub enum Command {
         arguments and it is also fed on stdin. Exit status 0 means interesting (unless signature \
         options are given: then all of them must hold).\n\n\
         Exit codes: 0 done, 2 usage or setup error, 3 the original is not interesting, 4 the test \
-        is flaky, 130 interrupted (the best so far is on disk).\n\n\
+        is flaky, 5 the result has at most one byte (see --allow-trivial), 130 interrupted (the \
+        best so far is on disk).\n\n\
         Example:\n  myhill reduce ./still-crashes.sh crash.c\n  \
-        myhill reduce --expect-exit 139 --stderr-regex 'Segmentation' './prog' input.bin"
+        myhill reduce --expect-exit 139 ./prog input.bin   (139 = 128 + SIGSEGV)"
     )]
     Reduce(ReduceArgs),
     /// Find the first bad item in an ordered list of versions (or a git range).
@@ -135,7 +116,7 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 40, value_name = "N")]
     pub interval_limit: usize,
 
-    /// Give each strategy at most this many tests (the first check included).
+    /// Give each strategy at most this many tests in all (the first check included).
     #[arg(long, value_name = "N")]
     pub max_tests: Option<u64>,
 }
@@ -189,21 +170,21 @@ pub struct SignatureArgs {
 
 impl SignatureArgs {
     /// The signature, with its regular expressions compiled.
-    pub fn compile(&self) -> Result<myhill::command::Signature, Fail> {
+    pub fn compile(&self) -> Result<myhill::Signature, Fail> {
         let compile = |re: &Option<String>, what: &str| {
             re.as_deref()
                 .map(|r| {
                     regex::bytes::Regex::new(r).map_err(|e| {
-                        Fail::setup(format!("{what} is not a valid regular expression: {e}"))
+                        Fail::usage(format!("{what} is not a valid regular expression: {e}"))
                     })
                 })
                 .transpose()
         };
-        Ok(myhill::command::Signature {
+        Ok(myhill::Signature {
             expect_exit: self.expect_exit,
             stdout_regex: compile(&self.stdout_regex, "--stdout-regex")?,
             stderr_regex: compile(&self.stderr_regex, "--stderr-regex")?,
-            same_as: None,
+            same_output: false,
         })
     }
 }
@@ -219,8 +200,8 @@ pub struct TestArgs {
     pub input: PathBuf,
 
     /// Tests to run at once (default: the number of cores). Never changes the result.
-    #[arg(short, long, value_name = "N")]
-    pub jobs: Option<usize>,
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
 
     /// Seconds before a test is killed and counted as timed out (default: about 10x the
     /// original's run time, between 1 and 300).
@@ -249,7 +230,7 @@ pub struct TestArgs {
     pub allow_flaky: bool,
 
     /// How many times the original is run first (to detect a flaky test).
-    #[arg(long, default_value_t = 2, value_name = "N")]
+    #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub first_runs: u32,
 
     /// Print nothing but errors and warnings.
@@ -279,7 +260,8 @@ pub struct ReduceArgs {
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seed: u64,
 
-    /// Stop after this many tests (the best so far is kept).
+    /// Stop after this many tests in all: the first check, the passes and the final
+    /// confirmation, counted as one job counts them (so the result is the same for every -j).
     #[arg(long, value_name = "N")]
     pub max_tests: Option<u64>,
 
@@ -290,11 +272,16 @@ pub struct ReduceArgs {
     /// Write the run's figures as JSON to PATH.
     #[arg(long, value_name = "PATH")]
     pub stats_json: Option<PathBuf>,
+
+    /// Accept a result of zero or one byte (by default that is an error, exit 5: a test that
+    /// accepts it usually accepts almost anything).
+    #[arg(long)]
+    pub allow_trivial: bool,
 }
 
 fn strategy_help() -> String {
     let mut s = String::from("The reduction strategy. One of:\n");
-    for (name, what) in myhill::strategy::STRATEGIES {
+    for (name, what) in myhill::STRATEGIES {
         s.push_str(&format!("  {name:<18} {what}\n"));
     }
     s
@@ -309,10 +296,10 @@ pub fn run(cli: Cli) -> i32 {
         Command::Compare(args) => compare::run(args),
     };
     match result {
-        Ok(code) => code,
+        Ok(exit) => exit.code(),
         Err(fail) => {
-            eprintln!("myhill: {}", fail.message);
-            fail.code
+            out::err(format!("myhill: {}", fail.message));
+            fail.exit.code()
         }
     }
 }

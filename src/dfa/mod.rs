@@ -1,7 +1,7 @@
-//! SAT-backed DFA induction: the pass that deletes whole loops of an inferred automaton.
+//! SAT-backed DFA induction: the search behind the pass that deletes whole loops of an inferred automaton.
 //!
-//! Main types: [`DfaPass`] (a [`crate::Pass`] over one unit granularity), [`DfaOptions`] (its
-//! bounds) and [`dfa_schedule`] (the `dfa` strategy: ddmin, then this pass, to a fixpoint).
+//! Main types: [`DfaOptions`] (the bounds of [`crate::DfaPass`], the pass that runs this
+//! search through the driver) and, inside, `Induction` (the rounds on one word).
 //!
 //! The current input is a word `S` over unit contents. A colouring of its positions `0..=n`
 //! is a guess at which prefixes reach the same state of an automaton whose accepted strings
@@ -22,13 +22,13 @@
 //! let mut pass = DfaPass::new(Granularity::Bytes, DfaOptions::default());
 //! pass.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"xy");
-//! assert_eq!(driver.report().counters["dfa.interval_minimal"], 1.0);
+//! assert_eq!(driver.report().counters["dfa.interval_minimal"], myhill::Figure::Count(1));
 //! ```
 //!
 //! Limits: interval-minimality costs one test per canonical interval of the final word that
 //! the cache does not already know, which is quadratic in its length; the learned pairs take
 //! `n²/2` bits, so words over [`DfaOptions::max_units`] are left alone (ddmin shrinks them
-//! first in the `dfa` schedule). A solve is bounded by colours, clauses, proof bytes and time
+//! first in the `dfa` strategy). A solve is bounded by colours, clauses, proof bytes and time
 //! (see `encoding`); when it gives up, the pass falls back to untested canonical intervals.
 //! The design and measurements are in `notes/dfa-induction.md`.
 
@@ -36,14 +36,14 @@ mod colouring;
 mod encoding;
 mod induction;
 mod known;
-mod pass;
 mod quotient;
 mod word;
 
 #[cfg(test)]
 mod tests;
 
-pub use pass::{DfaPass, dfa_schedule};
+pub(crate) use induction::{Induction, InductionStats, Origin};
+pub(crate) use word::Word;
 
 use std::time::Duration;
 

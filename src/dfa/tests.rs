@@ -4,7 +4,10 @@ use super::DfaOptions;
 use super::induction::{Induction, Origin};
 use super::quotient::Quotient;
 use super::word::Word;
-use crate::{Driver, EvalOptions, Event, FnOracle, Granularity, Pass, Units, dfa_schedule};
+use crate::{
+    DfaPass, Driver, EvalOptions, Event, Figure, FnOracle, Granularity, Pass, ReduceOptions,
+    Reduction, Units,
+};
 use proptest::prelude::*;
 use std::time::Duration;
 
@@ -186,36 +189,37 @@ proptest! {
         let g = if tokens { Granularity::Tokens } else { Granularity::Bytes };
         let oracle = FnOracle::new(|b: &[u8]| p.holds(b));
         let mut driver = Driver::new(input, &oracle, EvalOptions::default());
-        let mut pass = super::DfaPass::new(g, small_options());
+        let mut pass = DfaPass::new(g, small_options());
         pass.run(&mut driver).unwrap();
         prop_assert!(p.holds(driver.best()));
         prop_assert_eq!(deletable_interval(driver.best(), g, &p), None);
-        prop_assert_eq!(driver.report().counters.get("dfa.interval_minimal").copied(), Some(1.0));
+        prop_assert_eq!(driver.report().counters.get("dfa.interval_minimal").copied(), Some(Figure::Count(1)));
     }
 }
 
 /// Reductions accepted by the `dfa` schedule on `input`, with `jobs` workers.
 fn accepted(input: &[u8], p: &Predicate, jobs: usize) -> Vec<Vec<u8>> {
     let oracle = FnOracle::new(|b: &[u8]| p.holds(b));
-    let mut driver = Driver::new(
-        input.to_vec(),
-        &oracle,
-        EvalOptions {
-            jobs,
-            ..EvalOptions::default()
-        },
-    );
+    let options = ReduceOptions {
+        jobs,
+        ..ReduceOptions::default()
+    };
+    let mut reduction = Reduction::new(input.to_vec(), &oracle, options);
     let log = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = log.clone();
-    driver.set_listener(move |e| {
+    reduction.on_event(move |e| {
         if let Event::Reduced { bytes, .. } = e {
             sink.borrow_mut().push(bytes.to_vec());
         }
     });
-    dfa_schedule(Granularity::Bytes, small_options())
-        .run(&mut driver)
-        .unwrap();
-    drop(driver);
+    let mut schedule = crate::Strategy::named("dfa")
+        .unwrap()
+        .with_units(Some(Granularity::Bytes))
+        .schedule();
+    // The schedule's DFA pass with the small bounds of these tests.
+    schedule.passes[1] = Box::new(DfaPass::new(Granularity::Bytes, small_options()));
+    reduction.run(&mut schedule).unwrap();
+    drop(reduction);
     log.take()
 }
 
@@ -288,12 +292,12 @@ fn random_bytes_solves_stay_bounded_and_the_run_ends() {
         window: 128,
         ..DfaOptions::default()
     };
-    let mut pass = super::DfaPass::new(Granularity::Bytes, options);
+    let mut pass = DfaPass::new(Granularity::Bytes, options);
     pass.run(&mut driver).unwrap();
     assert_eq!(driver.best(), [0xDE, 0xAD, 0xBE, 0xEF]);
     let counters = driver.report().counters;
-    assert_eq!(counters["dfa.interval_minimal"], 1.0);
-    assert!(counters["dfa.solves"] > 0.0);
+    assert_eq!(counters["dfa.interval_minimal"], Figure::Count(1));
+    assert!(counters["dfa.solves"].value() > 0.0);
     // How long each solve ran is a benchmark's business (`myhill reduce --strategy dfa-pass`
     // in notes/dfa-induction.md), not a timed assertion's: load would make it flaky.
 }

@@ -7,7 +7,7 @@
 //! units, because it never re-splits from `n = 2`, and still 1-minimal at the end.
 
 use super::{Policy, Proposals};
-use crate::IdSet;
+use crate::idset::IdSet;
 use crate::idset::RankIndex;
 
 /// ddmin that tests complements only and carries its granularity across rounds.

@@ -6,7 +6,7 @@
 //! between rounds, so its result is 1-minimal: the last round tried every single-id removal.
 
 use super::{Policy, Proposals};
-use crate::IdSet;
+use crate::idset::IdSet;
 use crate::idset::RankIndex;
 
 /// Zeller and Hildebrandt's ddmin in the seeds' stateless form.

@@ -12,8 +12,7 @@
 //! ```
 //! use std::sync::Arc;
 //! use myhill::{DDMin, IdSet, Policy, PolicyFactory};
-//! use myhill::policy::Hdd;
-//! use myhill::tree::TreeBuilder;
+//! use myhill::{Hdd, TreeBuilder};
 //! let mut b = TreeBuilder::new();
 //! let leaves: Vec<_> = ["a", "b", "c", "d"].iter().map(|l| b.token(l)).collect();
 //! let root = b.list(&leaves);
@@ -31,7 +30,7 @@
 //! makes every node but the root removable, as on the HDD page.
 
 use super::{Policy, PolicyFactory, Proposals};
-use crate::IdSet;
+use crate::idset::IdSet;
 use crate::tree::Tree;
 use std::sync::Arc;
 

@@ -34,7 +34,7 @@ pub use probdd::ProbDD;
 pub use split::BinarySplit;
 pub use tpdd::TPdd;
 
-use crate::IdSet;
+use crate::idset::IdSet;
 
 /// A lazily proposed sequence of deltas.
 pub type Proposals<'a> = Box<dyn Iterator<Item = IdSet> + 'a>;

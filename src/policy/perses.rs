@@ -28,8 +28,7 @@
 //! ```
 //! use std::sync::Arc;
 //! use myhill::{DDMin, IdSet, Policy, PolicyFactory};
-//! use myhill::policy::Perses;
-//! use myhill::tree::TreeBuilder;
+//! use myhill::{Perses, TreeBuilder};
 //! // wrap := "(" stmt ")" where stmt is a statement rule around one token.
 //! let mut b = TreeBuilder::new();
 //! let stmt = b.rule("stmt", true);
@@ -53,7 +52,7 @@
 //! subtree.
 
 use super::{Policy, PolicyFactory, Proposals};
-use crate::IdSet;
+use crate::idset::IdSet;
 use crate::tree::{Kind, Liveness, NodeId, Tree, clip};
 use std::sync::Arc;
 
@@ -73,6 +72,7 @@ pub struct Perses {
 }
 
 impl Perses {
+    /// Perses over `tree`, minimizing lists with policies from `make_inner`.
     pub fn new(tree: Arc<Tree>, make_inner: PolicyFactory) -> Perses {
         let inner_name = make_inner().name();
         let done = vec![false; tree.len()];

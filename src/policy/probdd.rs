@@ -10,7 +10,7 @@
 //! scan stops as soon as no longer prefix can beat the best gain, which gives the same prefix.
 
 use super::{Policy, Proposals};
-use crate::IdSet;
+use crate::idset::IdSet;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 

@@ -10,13 +10,22 @@
 //! whole input", so the first group is about half the input.
 //!
 //! ```
-//! use myhill::demos::reduce_values;
-//! use myhill::BinarySplit;
-//! let steps: Vec<u32> = (0..200).collect();
-//! let keep = |v: &[u32]| [37, 118, 161].iter().all(|s| v.contains(s));
-//! let (calls, result) = reduce_values(&steps, keep, Box::new(BinarySplit::default()));
-//! assert_eq!(result, vec![37, 118, 161]);
-//! assert!(calls <= 30);
+//! use myhill::{BinarySplit, Driver, EvalOptions, FnOracle, Granularity, Policy, Units};
+//! use std::sync::atomic::{AtomicU64, Ordering};
+//! // 200 lines "0".."199"; interesting iff lines 37, 118 and 161 survive.
+//! let input: String = (0..200).map(|i| format!("{i}\n")).collect();
+//! let calls = AtomicU64::new(0);
+//! let oracle = FnOracle::new(|b: &[u8]| {
+//!     calls.fetch_add(1, Ordering::Relaxed);
+//!     let text = String::from_utf8_lossy(b);
+//!     ["37", "118", "161"].iter().all(|s| text.lines().any(|l| l == *s))
+//! });
+//! let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::bare());
+//! let units = Units::cut(driver.best(), Granularity::Lines);
+//! let mut split: Box<dyn Policy> = Box::new(BinarySplit::default());
+//! driver.run_policy(&units, &mut split).unwrap();
+//! assert_eq!(driver.best(), b"37\n118\n161\n");
+//! assert!(calls.load(Ordering::Relaxed) <= 30);
 //! ```
 //!
 //! Cost: about `d * (log2(n / d) + 1)` tests for `d` needed units among `n`, within a few tests
@@ -25,7 +34,7 @@
 //! the result may not be 1-minimal, so schedules end with a pass that checks single units.
 
 use super::{Policy, Proposals};
-use crate::IdSet;
+use crate::idset::IdSet;
 use crate::idset::RankIndex;
 
 #[derive(Clone, Debug)]

@@ -22,8 +22,7 @@
 //! ```
 //! use std::sync::Arc;
 //! use myhill::{IdSet, Policy};
-//! use myhill::policy::TPdd;
-//! use myhill::tree::TreeBuilder;
+//! use myhill::{TPdd, TreeBuilder};
 //! let mut b = TreeBuilder::new();
 //! let pair = b.rule("pair", true);
 //! let (a, c) = (b.token("a"), b.token("c"));
@@ -41,7 +40,7 @@
 //! whose belief is still below 1 (ancestors at 1 leave `pass` unchanged and are skipped).
 
 use super::{Policy, Proposals};
-use crate::IdSet;
+use crate::idset::IdSet;
 use crate::tree::{Liveness, NodeId, Tree};
 use std::sync::Arc;
 

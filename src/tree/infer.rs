@@ -23,7 +23,7 @@
 //!
 //! ```
 //! use myhill::IdSet;
-//! use myhill::tree::infer::infer;
+//! use myhill::infer;
 //! let inferred = infer(b"f(a, b);\ng(\"(\");\n").unwrap();
 //! assert_eq!(inferred.units.render(&inferred.units.all()), b"f(a, b);\ng(\"(\");\n");
 //! let units: Vec<&[u8]> = (0..inferred.units.len() as u32).map(|u| inferred.units.unit(u)).collect();
@@ -37,13 +37,15 @@
 //! a comment the input did not have. Indentation compares raw whitespace byte counts.
 
 use super::{Kind, NodeId, Tree, TreeBuilder};
-use crate::Units;
 use crate::lex::{Class, Lexeme};
+use crate::units::Units;
 
 /// An input's units and the tree inferred over them; unit `i` is leaf `i` of the tree.
 #[derive(Clone, Debug)]
 pub struct Inferred {
+    /// The units: one per lexeme, with the whitespace before it.
     pub units: Units,
+    /// The tree; its leaf `i` is unit `i`.
     pub tree: Tree,
 }
 

@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use myhill::IdSet;
-//! use myhill::tree::{NodeId, TreeBuilder};
+//! use myhill::{NodeId, TreeBuilder};
 //! // call := name "(" ")" ";"   and a body that is a list of calls
 //! let mut b = TreeBuilder::new();
 //! let call = b.rule("call", true);
@@ -44,13 +44,11 @@
 //! leaf is a unit. Per configuration, [`Tree::liveness`] costs one pass over the nodes and the
 //! bridges cost a binary search over the configuration's runs per node they touch.
 
-pub mod infer;
-mod pass;
-pub mod seeds;
+mod infer;
 
-pub use pass::{TreePass, TreeStrategy};
+pub use infer::{Inferred, infer};
 
-use crate::IdSet;
+use crate::idset::IdSet;
 use std::fmt;
 
 /// Identifies a node of a [`Tree`]. Not a unit: only a leaf corresponds to one.
@@ -58,6 +56,7 @@ use std::fmt;
 pub struct NodeId(pub u32);
 
 impl NodeId {
+    /// The id as an index into per-node vectors.
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -95,6 +94,7 @@ pub struct TreeBuilder {
 }
 
 impl TreeBuilder {
+    /// An empty builder.
     pub fn new() -> Self {
         Self::default()
     }
@@ -133,6 +133,7 @@ impl TreeBuilder {
         self.kinds.len()
     }
 
+    /// Whether no node was added.
     pub fn is_empty(&self) -> bool {
         self.kinds.is_empty()
     }
@@ -287,6 +288,7 @@ impl Tree {
         self.kinds.len()
     }
 
+    /// Whether the tree has no node.
     pub fn is_empty(&self) -> bool {
         self.kinds.is_empty()
     }
@@ -296,14 +298,17 @@ impl Tree {
         self.unit_leaf.len()
     }
 
+    /// The root node.
     pub fn root(&self) -> NodeId {
         self.root
     }
 
+    /// A node's kind.
     pub fn kind(&self, id: NodeId) -> Kind {
         self.kinds[id.index()]
     }
 
+    /// A node's label (empty for inferred trees).
     pub fn label(&self, id: NodeId) -> &str {
         &self.labels[id.index()]
     }
@@ -324,15 +329,18 @@ impl Tree {
         }
     }
 
+    /// A node's children, in order.
     pub fn children(&self, id: NodeId) -> &[NodeId] {
         let i = id.index();
         &self.child_list[self.child_start[i] as usize..self.child_start[i + 1] as usize]
     }
 
+    /// Whether the node is a token.
     pub fn is_leaf(&self, id: NodeId) -> bool {
         self.kinds[id.index()] == Kind::Token
     }
 
+    /// A node's parent (`None` for the root).
     pub fn parent(&self, id: NodeId) -> Option<NodeId> {
         let p = self.parent[id.index()];
         (p != NONE).then_some(NodeId(p))
@@ -343,6 +351,7 @@ impl Tree {
         self.depth[id.index()] as usize
     }
 
+    /// The depth of the deepest node.
     pub fn max_depth(&self) -> usize {
         self.max_depth
     }

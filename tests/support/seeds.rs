@@ -6,24 +6,18 @@
 //! and [`rows`], which runs every strategy the pages compare through the ordinary
 //! [`Driver`] and reports the pages' figures.
 //!
-//! ```
-//! use myhill::IdSet;
-//! let tree = myhill::tree::seeds::buggy_fn_tree();
-//! assert_eq!(tree.unit_count(), 14);
-//! let everything = IdSet::range(0, 14);
-//! assert!(tree.outline(&everything).starts_with("program { fn bar { stmt b1; if guard"));
-//! ```
+//! `buggy_fn_tree().outline(&IdSet::range(0, 14))` starts with
+//! `program { fn bar { stmt b1; if guard`.
 //!
 //! Each unit is rendered as one line `ID LABEL`, so the in-process oracles recover exactly which
 //! units survive from the bytes they are given, as the pages' oracles do from their sets.
 //! Limits: the node ids are the pages' own, because their tie-breaking orders by node id.
 
-use crate::demos::DemoRow;
-use crate::eval::EvalOptions;
-use crate::oracle::FnOracle;
-use crate::policy::{DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, TPdd};
-use crate::tree::{Kind, NodeId, Tree, TreeBuilder};
-use crate::{Driver, IdSet, Units};
+use super::demos::DemoRow;
+use myhill::{
+    DDMin, Driver, EvalOptions, FnOracle, Hdd, IdSet, Kind, NodeId, Perses, Policy, PolicyFactory,
+    ProbDD, TPdd, Tree, TreeBuilder, Units,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 

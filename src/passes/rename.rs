@@ -8,7 +8,7 @@
 //! identifier whose renaming fails is not tried again by the same pass.
 //!
 //! ```
-//! use myhill::rename::Round;
+//! use myhill::Round;
 //! let round = Round::new(b"int value = value + other;", &Default::default());
 //! assert_eq!(round.order, [b"value".to_vec(), b"other".to_vec()]);
 //! assert_eq!(round.to, b"a");
@@ -19,9 +19,10 @@
 //! left alone, and so are words on `#include` lines and the keywords of C and C++ (renaming them is a wasted test in every C-family input). A rename
 //! that is correct only together with another (two overloads, say) is not found.
 
-use crate::driver::{Driver, Pass};
-use crate::eval::Stop;
+use crate::driver::Driver;
 use crate::lex::{Class, Lexeme, lex};
+use crate::report::Stop;
+use crate::schedule::Pass;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Names that are never renamed: C and C++ keywords, preprocessor directives, `main` and
@@ -256,7 +257,7 @@ impl Pass for ShortenIdentifiers {
                 self.failed.insert(from.clone());
             }
             match winner {
-                Some(_) => driver.count("rename.accepted", 1.0),
+                Some(_) => driver.count("rename.accepted", 1),
                 None => return Ok(()),
             }
         }

@@ -6,8 +6,7 @@
 //! same path (cache, pool, oracle) as every other pass.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Pass};
-//! use myhill::tree::TreePass;
+//! use myhill::{Driver, EvalOptions, FnOracle, Pass, TreePass};
 //! // Interesting iff the call to crash survives and the braces still balance.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let text = String::from_utf8_lossy(b);
@@ -15,7 +14,7 @@
 //! });
 //! let input = b"int main() {\n    setup();\n    if (x) {\n        crash();\n    }\n}\n";
 //! let mut driver = Driver::new(input.to_vec(), &oracle, EvalOptions::default());
-//! let mut pass = TreePass::by_name("tpdd").unwrap();
+//! let mut pass = TreePass::new("tpdd".parse().unwrap());
 //! pass.run(&mut driver).unwrap();
 //! assert!(driver.best().len() < input.len());
 //! assert!(String::from_utf8_lossy(driver.best()).contains("crash();"));
@@ -25,11 +24,12 @@
 //! T-PDD's gain counts bytes rather than units (see [`TreeStrategy::policy`]).
 //! Limits: the tree is inferred afresh on every run of the pass, not kept across passes.
 
-use super::Tree;
-use super::infer::infer;
-use crate::driver::{Driver, Pass};
-use crate::eval::Stop;
+use crate::driver::Driver;
+use crate::error::Error;
 use crate::policy::{DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, TPdd};
+use crate::report::Stop;
+use crate::schedule::Pass;
+use crate::tree::{Tree, infer};
 use crate::units::Units;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -37,14 +37,20 @@ use std::sync::Arc;
 /// A tree policy and its inner list policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TreeStrategy {
+    /// HDD with DDMin per level.
     Hdd,
+    /// HDD with ProbDD per level.
     HddProbDD,
+    /// Perses with DDMin as the list minimizer.
     Perses,
+    /// Perses with ProbDD as the list minimizer.
     PersesProbDD,
+    /// T-PDD: one belief per node for the whole run.
     TPdd,
 }
 
 impl TreeStrategy {
+    /// Every tree strategy.
     pub const ALL: [TreeStrategy; 5] = [
         TreeStrategy::Hdd,
         TreeStrategy::HddProbDD,
@@ -58,6 +64,7 @@ impl TreeStrategy {
     /// ProbDD's prior when it is the inner list policy.
     pub const PROBDD_PRIOR: f64 = 0.1;
 
+    /// Its name, as `--strategy` takes it.
     pub fn name(self) -> &'static str {
         match self {
             TreeStrategy::Hdd => "hdd",
@@ -96,14 +103,17 @@ impl std::fmt::Display for TreeStrategy {
 }
 
 impl FromStr for TreeStrategy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
         TreeStrategy::ALL
             .into_iter()
             .find(|t| t.name() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = TreeStrategy::ALL.iter().map(|t| t.name()).collect();
-                format!("unknown tree strategy {s:?}: use {}", names.join(", "))
+                Error::UnknownStrategy {
+                    name: s.to_string(),
+                    known: names.join(", "),
+                }
             })
     }
 }
@@ -111,17 +121,14 @@ impl FromStr for TreeStrategy {
 /// Reduces the current best over a tree inferred from it.
 #[derive(Clone, Debug)]
 pub struct TreePass {
+    /// The tree policy it runs.
     pub strategy: TreeStrategy,
 }
 
 impl TreePass {
+    /// The pass running `strategy`.
     pub fn new(strategy: TreeStrategy) -> TreePass {
         TreePass { strategy }
-    }
-
-    /// The pass for a strategy name (`hdd`, `hdd-probdd`, `perses`, `perses-probdd`, `tpdd`).
-    pub fn by_name(name: &str) -> Result<TreePass, String> {
-        name.parse().map(TreePass::new)
     }
 }
 
@@ -134,8 +141,8 @@ impl Pass for TreePass {
         let Some(inferred) = infer(driver.best()) else {
             return Ok(());
         };
-        driver.count_max("tree_nodes", inferred.tree.len() as f64);
-        driver.count_max("tree_depth", inferred.tree.max_depth() as f64);
+        driver.count_max("tree_nodes", inferred.tree.len() as u64);
+        driver.count_max("tree_depth", inferred.tree.max_depth() as u64);
         let mut policy = self
             .strategy
             .policy(Arc::new(inferred.tree), &inferred.units);

@@ -5,19 +5,14 @@
 //! the demos' own programs do. `examples/seed_tables.rs` prints the rows and the test suite
 //! asserts them.
 //!
-//! ```
-//! let rows = myhill::demos::seed_rows();
-//! let probdd = rows.iter().find(|r| r.demo == "keep-2-and-7" && r.strategy == "probdd").unwrap();
-//! assert_eq!((probdd.calls, probdd.result.as_str()), (12, "[2, 7]"));
-//! ```
+//! For example, the `keep-2-and-7` row of `probdd` has 12 calls and the result `[2, 7]`.
 //!
 //! Limits: the demos encode ids as text lines so that candidates go through the same
 //! byte-rendering path as real inputs.
 
-use crate::eval::EvalOptions;
-use crate::oracle::FnOracle;
-use crate::policy::{BinarySplit, ComplementDDMin, DDMin, Policy, ProbDD};
-use crate::{Driver, Units};
+use myhill::{
+    BinarySplit, ComplementDDMin, DDMin, Driver, EvalOptions, FnOracle, Policy, ProbDD, Units,
+};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One line of the seed tables: `DEMO STRATEGY calls=N result=R`.
@@ -111,9 +106,9 @@ pub fn steps_200_rows() -> Vec<DemoRow> {
 }
 
 /// The tree pages' rows: HDD, Perses and T-PDD on their hand-built trees, and the flat
-/// baseline (see [`crate::tree::seeds`]).
+/// baseline (see `seeds.rs`).
 pub fn tree_rows() -> Vec<DemoRow> {
-    crate::tree::seeds::rows()
+    super::seeds::rows()
 }
 
 /// Every row of the seed tables.

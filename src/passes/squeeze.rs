@@ -7,7 +7,7 @@
 //! cares about indentation), a second candidate only shortens runs without a newline.
 //!
 //! ```
-//! use myhill::squeeze::squeeze;
+//! use myhill::squeeze;
 //! assert_eq!(squeeze(b"int  x;\n    y;\n\n", true), b"int x;\ny;\n");
 //! assert_eq!(squeeze(b"int  x;\n    y;\n", false), b"int x;\n y;\n");
 //! ```
@@ -15,8 +15,9 @@
 //! Limits: it never deletes a run entirely (that is the token passes' job), so it cannot join
 //! two words.
 
-use crate::driver::{Driver, Pass};
-use crate::eval::Stop;
+use crate::driver::Driver;
+use crate::report::Stop;
+use crate::schedule::Pass;
 
 /// Shrinks whitespace runs. A run without a newline becomes its first byte. A run with a
 /// newline becomes one `\n` when `lines` is set; otherwise it keeps its newlines and what

@@ -7,14 +7,11 @@
 //! reductions are the same for every `--jobs`, as long as no solve hits its wall-clock
 //! deadline (the proof-byte budget, which is reproducible, normally trips first).
 
-use super::DfaOptions;
-use super::induction::{Induction, InductionStats, Origin};
-use super::word::Word;
-use crate::driver::{Driver, Pass, Schedule, UnitPass};
-use crate::eval::Stop;
-use crate::policy::{DDMin, Policy};
+use crate::dfa::{DfaOptions, Induction, InductionStats, Origin, Word};
+use crate::driver::Driver;
+use crate::report::Stop;
+use crate::schedule::Pass;
 use crate::units::{Granularity, Units};
-use std::sync::Arc;
 
 /// What the search on a word hands to the search on the smaller word after a reduction.
 #[derive(Default)]
@@ -34,6 +31,7 @@ pub struct DfaPass {
 }
 
 impl DfaPass {
+    /// The pass over units of `granularity`, within `options`' bounds.
     pub fn new(granularity: Granularity, options: DfaOptions) -> DfaPass {
         DfaPass {
             granularity,
@@ -43,38 +41,21 @@ impl DfaPass {
     }
 }
 
-/// The `dfa` strategy: ddmin over the units, then the DFA pass, repeated until neither removes anything.
-pub fn dfa_schedule(granularity: Granularity, options: DfaOptions) -> Schedule {
-    Schedule {
-        passes: vec![
-            Box::new(UnitPass::new(
-                granularity,
-                Arc::new(|| Box::new(DDMin) as Box<dyn Policy>),
-            )),
-            Box::new(DfaPass::new(granularity, options)),
-        ],
-        to_fixpoint: true,
-    }
-}
-
 fn report(driver: &mut Driver, stats: &InductionStats, learned: u64) {
-    driver.count("dfa.solves", stats.solves as f64);
-    driver.count("dfa.sat_seconds", stats.sat_time.as_secs_f64());
-    driver.count("dfa.build_seconds", stats.build_time.as_secs_f64());
-    driver.count("dfa.gave_up", stats.gave_up as f64);
-    driver.count("dfa.gave_up_deadline", stats.gave_up_deadline as f64);
-    driver.count("dfa.builds", stats.builds as f64);
-    driver.count("dfa.solver_rounds", stats.solver_rounds as f64);
-    driver.count("dfa.fallback_rounds", stats.fallback_rounds as f64);
-    driver.count("dfa.carried_pairs", stats.carried_pairs as f64);
-    driver.count("dfa.windows_exhausted", stats.windows_exhausted as f64);
-    driver.count("dfa.learned_pairs", learned as f64);
-    driver.count_max("dfa.max_colours", stats.max_colours as f64);
-    driver.count_max("dfa.max_clauses", stats.max_clauses as f64);
-    driver.count_max(
-        "dfa.longest_solve_seconds",
-        stats.longest_solve.as_secs_f64(),
-    );
+    driver.count("dfa.solves", stats.solves);
+    driver.add_time("dfa.sat_seconds", stats.sat_time);
+    driver.add_time("dfa.build_seconds", stats.build_time);
+    driver.count("dfa.gave_up", stats.gave_up);
+    driver.count("dfa.gave_up_deadline", stats.gave_up_deadline);
+    driver.count("dfa.builds", stats.builds);
+    driver.count("dfa.solver_rounds", stats.solver_rounds);
+    driver.count("dfa.fallback_rounds", stats.fallback_rounds);
+    driver.count("dfa.carried_pairs", stats.carried_pairs);
+    driver.count("dfa.windows_exhausted", stats.windows_exhausted);
+    driver.count("dfa.learned_pairs", learned);
+    driver.count_max("dfa.max_colours", stats.max_colours as u64);
+    driver.count_max("dfa.max_clauses", stats.max_clauses as u64);
+    driver.max_time("dfa.longest_solve_seconds", stats.longest_solve);
 }
 
 impl Pass for DfaPass {
@@ -90,11 +71,11 @@ impl Pass for DfaPass {
         loop {
             let units = Units::cut(driver.best(), self.granularity);
             if units.is_empty() {
-                driver.count("dfa.interval_minimal", 1.0);
+                driver.count("dfa.interval_minimal", 1);
                 return Ok(());
             }
             if units.len() > self.options.max_units {
-                driver.count("dfa.skipped_too_large", 1.0);
+                driver.count("dfa.skipped_too_large", 1);
                 return Ok(());
             }
             let mut induction = Induction::new(
@@ -110,7 +91,7 @@ impl Pass for DfaPass {
             match outcome? {
                 Some(next) => restart = next,
                 None => {
-                    driver.count("dfa.interval_minimal", 1.0);
+                    driver.count("dfa.interval_minimal", 1);
                     self.proven_minimal = Some(driver.best().to_vec());
                     return Ok(());
                 }
@@ -136,7 +117,7 @@ impl DfaPass {
                         .cached(&c.bytes)
                         .is_some_and(|v| !v.is_interesting());
                 if known_failure {
-                    driver.count("dfa.cache_seeded_pairs", 1.0);
+                    driver.count("dfa.cache_seeded_pairs", 1);
                 }
                 bytes.push((!known_failure).then(|| c.bytes.clone()));
             }
@@ -163,7 +144,7 @@ impl DfaPass {
                     Origin::Fallback => "dfa.accepted_fallback",
                     Origin::Span => "dfa.accepted_span",
                 };
-                driver.count(counter, 1.0);
+                driver.count(counter, 1);
                 let carried = if self.recuts_alike(driver, induction, &won.symbols) {
                     induction.carried_over(won)
                 } else {

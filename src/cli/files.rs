@@ -1,0 +1,156 @@
+//! The binary's file I/O: reading INPUT, checking `-o`, the backup, and atomic writes.
+
+use super::exit::Fail;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// Reads INPUT, or says exactly what is wrong with it.
+pub fn read_input(input: &Path) -> Result<Vec<u8>, Fail> {
+    let meta = std::fs::metadata(input).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Fail::usage(format!(
+                "input file {} does not exist: check the path",
+                input.display()
+            ))
+        } else {
+            Fail::usage(format!("cannot read input file {}: {e}", input.display()))
+        }
+    })?;
+    if meta.is_dir() {
+        return Err(Fail::usage(format!(
+            "{} is a directory: give the file to reduce (myhill reduces one file)",
+            input.display()
+        )));
+    }
+    if !meta.is_file() {
+        return Err(Fail::usage(format!(
+            "{} is not a regular file: copy what you want reduced into a file first",
+            input.display()
+        )));
+    }
+    std::fs::read(input).map_err(|e| {
+        Fail::usage(format!(
+            "cannot read input file {}: {e} (check its permissions, e.g. chmod u+r)",
+            input.display()
+        ))
+    })
+}
+
+/// Checks `-o PATH` before any test runs: it must not be INPUT itself (under any name or
+/// link), and if it exists it must be a regular file, which the result replaces.
+pub fn check_output(output: &Path, input: &Path) -> Result<(), Fail> {
+    let input_meta = std::fs::metadata(input)
+        .map_err(|e| Fail::usage(format!("cannot read {}: {e}", input.display())))?;
+    match std::fs::metadata(output) {
+        Ok(meta) => {
+            if meta.dev() == input_meta.dev() && meta.ino() == input_meta.ino() {
+                return Err(Fail::usage(format!(
+                    "-o {} names the input itself: the original would be lost. Leave out -o to \
+                     reduce in place (the original is kept as {}.orig), or name another file",
+                    output.display(),
+                    input.display()
+                )));
+            }
+            if !meta.is_file() {
+                let what = match meta.file_type() {
+                    t if t.is_dir() => "a directory",
+                    t if t.is_fifo() => "a FIFO",
+                    t if t.is_char_device() || t.is_block_device() => "a device",
+                    t if t.is_socket() => "a socket",
+                    _ => "not a regular file",
+                };
+                return Err(Fail::usage(format!(
+                    "-o {} is {what}: give the path of a regular file to write the result to",
+                    output.display()
+                )));
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let dir = parent_dir(output);
+            if !dir.is_dir() {
+                return Err(Fail::usage(format!(
+                    "-o {}: the directory {} does not exist",
+                    output.display(),
+                    dir.display()
+                )));
+            }
+        }
+        Err(e) => {
+            return Err(Fail::usage(format!(
+                "cannot use -o {}: {e}",
+                output.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn parent_dir(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// The mode bits of `path`, to give the result the original's permissions.
+pub fn mode_of(path: &Path) -> Option<u32> {
+    std::fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777)
+}
+
+/// Keeps a copy of INPUT under the first free name of INPUT.orig, INPUT.orig.1, ...: written
+/// to a temporary file first and linked into place without replacing anything.
+pub fn make_backup(input: &Path, bytes: &[u8], mode: Option<u32>) -> Result<PathBuf, Fail> {
+    let base = format!("{}.orig", input.display());
+    let fail = |path: &Path, e: std::io::Error| {
+        Fail::usage(format!(
+            "cannot keep the original as {}: {e} (check that the directory is writable, or use -o PATH)",
+            path.display()
+        ))
+    };
+    let tmp = temp_with(bytes, parent_dir(input), mode).map_err(|e| fail(Path::new(&base), e))?;
+    let mut tmp = tmp;
+    for k in 0.. {
+        let path = if k == 0 {
+            PathBuf::from(&base)
+        } else {
+            PathBuf::from(format!("{base}.{k}"))
+        };
+        match tmp.persist_noclobber(&path) {
+            Ok(_) => return Ok(path),
+            Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => tmp = e.file,
+            Err(e) => return Err(fail(&path, e.error)),
+        }
+    }
+    unreachable!("backup names are unbounded")
+}
+
+fn temp_with(
+    bytes: &[u8],
+    dir: &Path,
+    mode: Option<u32>,
+) -> std::io::Result<tempfile::NamedTempFile> {
+    use std::io::Write;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".myhill-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    if let Some(mode) = mode {
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))?;
+    }
+    Ok(tmp)
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same directory, synced, then
+/// renamed over `path`. A reader sees the old file or the new one, never a part.
+pub fn write_atomic(path: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
+    let dir = parent_dir(path);
+    let tmp = temp_with(bytes, dir, mode)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}

@@ -1,0 +1,341 @@
+//! One reduction from start to end: the first check, the budget, re-runs, rollback, the final confirmation.
+//!
+//! Main types: [`Reduction`], [`ReduceOptions`] and [`Finished`]. A reduction owns the
+//! [`Driver`] (the best, acceptance) and adds the guarantees around it, the same for the
+//! command line and for library users:
+//!
+//! 1. **The first check.** The unchanged original is run [`ReduceOptions::first_runs`] times
+//!    (through the evaluator, counted as tests). The first run [`Oracle::calibrate`]s the
+//!    oracle. A hang costs one timeout; different verdicts are [`Error::Flaky`] unless
+//!    [`ReduceOptions::allow_flaky`] (then every success is confirmed by a second run); no
+//!    interesting verdict is [`Error::NotInteresting`].
+//! 2. **One budget.** [`ReduceOptions::max_tests`] counts every test: the first check, the
+//!    passes, the re-runs and the final confirmation (one test is held back for it), as a
+//!    one-job run counts them, so the result is the same for every `jobs`.
+//! 3. **Re-runs and rollback.** After every pass that changed the best, the best is run once
+//!    more. If that run fails, the test is flaky on reduced inputs: the best goes back to the
+//!    last result that passed a re-run, every cached success is forgotten and every later
+//!    success is confirmed by a second run.
+//! 4. **The final confirmation.** A result no re-run has confirmed yet (the run stopped in a
+//!    pass) is run once more through the evaluator; if it fails, the result is the last one
+//!    that passed. An interrupted run keeps its best unconfirmed rather than run another test.
+//! 5. **Interruption.** [`Control::stop`] ends the run at the next test, keeping the best.
+//! 6. **One event stream.** Every [`Event`] goes to the listener set by
+//!    [`Reduction::on_event`]: started, tested, pass started and done, reduced, rolled back,
+//!    finished.
+//!
+//! ```
+//! use myhill::{FnOracle, Reduction, ReduceOptions, Strategy};
+//! let oracle = FnOracle::new(|b: &[u8]| String::from_utf8_lossy(b).contains("bug"));
+//! let input = b"fn main() {\n  let x = 1;\n  bug();\n}\n".to_vec();
+//! let mut reduction = Reduction::new(input, &oracle, ReduceOptions::default());
+//! let finished = reduction.run(&mut Strategy::named("default").unwrap().schedule()).unwrap();
+//! assert_eq!(finished.best, b"bug");
+//! assert!(finished.report.confirmed);
+//! ```
+//!
+//! Limits: a test that is flaky on reduced inputs is caught only at the end of the pass that
+//! accepted a lucky result; after three rollbacks the re-runs between passes stop (every
+//! success is confirmed by then).
+
+use crate::certify::{Certificate, Minimality, certify};
+use crate::driver::Driver;
+use crate::error::Error;
+use crate::eval::EvalOptions;
+use crate::oracle::{Control, Oracle, Outcome, Verdict};
+use crate::report::{Event, Report, Stop};
+use crate::schedule::Schedule;
+use crate::units::{Granularity, Units};
+use std::time::Instant;
+
+/// How a reduction runs.
+#[derive(Clone, Debug)]
+pub struct ReduceOptions {
+    /// Tests run at once; never changes the result.
+    pub jobs: usize,
+    /// Answer repeated candidates from the content cache.
+    pub cache: bool,
+    /// Stop after this many tests in all (see the module doc).
+    pub max_tests: Option<u64>,
+    /// Runs of the unchanged original before reducing (at least one).
+    pub first_runs: u32,
+    /// Go on when the first runs disagree, confirming every success.
+    pub allow_flaky: bool,
+    /// Re-run the best between passes and at the end.
+    pub verify: bool,
+    /// Stops, hurries or skips from outside.
+    pub control: Control,
+    /// The most bytes of candidates held for speculation at once.
+    pub window_bytes: usize,
+}
+
+impl Default for ReduceOptions {
+    fn default() -> Self {
+        ReduceOptions {
+            jobs: 1,
+            cache: true,
+            max_tests: None,
+            first_runs: 2,
+            allow_flaky: false,
+            verify: true,
+            control: Control::new(),
+            window_bytes: EvalOptions::default().window_bytes,
+        }
+    }
+}
+
+/// The end of a run.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The result: the smallest interesting input found (the last confirmed one if a later
+    /// one failed its confirmation).
+    pub best: Vec<u8>,
+    /// The figures, with why the run stopped early if it did.
+    pub report: Report,
+}
+
+impl Finished {
+    /// Whether the result has at most one byte: a test that accepts that often accepts
+    /// almost anything.
+    pub fn is_trivial(&self) -> bool {
+        self.best.len() <= 1
+    }
+}
+
+/// Rollbacks after which re-runs between passes stop: by then every success is confirmed,
+/// and a test that still fools that is beyond what re-runs can fix.
+const MAX_ROLLBACKS: u64 = 3;
+
+/// One reduction of one input; see the module doc.
+pub struct Reduction<'o> {
+    driver: Driver<'o>,
+    options: ReduceOptions,
+    /// The last result that passed a re-run (at first the original, once checked).
+    verified: Vec<u8>,
+    first_check: Option<Vec<Outcome>>,
+    verify_runs: u64,
+    rollbacks: u64,
+    started: Instant,
+}
+
+impl<'o> Reduction<'o> {
+    /// A reduction of `input` with `oracle`.
+    pub fn new(input: Vec<u8>, oracle: &'o dyn Oracle, options: ReduceOptions) -> Self {
+        let eval = EvalOptions {
+            jobs: options.jobs.max(1),
+            cache: options.cache,
+            max_tests: options.max_tests,
+            control: options.control.clone(),
+            window_bytes: options.window_bytes,
+        };
+        Reduction {
+            verified: input.clone(),
+            driver: Driver::new(input, oracle, eval),
+            options,
+            first_check: None,
+            verify_runs: 0,
+            rollbacks: 0,
+            started: Instant::now(),
+        }
+    }
+
+    /// Sends every [`Event`] to `f`.
+    pub fn on_event(&mut self, f: impl FnMut(&Event) + 'o) {
+        self.driver.evaluator().set_sink(f);
+    }
+
+    /// The best so far.
+    pub fn best(&self) -> &[u8] {
+        self.driver.best()
+    }
+
+    /// Runs the unchanged original (see the module doc) unless that was done; returns the
+    /// outcomes of its runs, which keep what the test printed.
+    pub fn check_original(&mut self) -> Result<&[Outcome], Error> {
+        if self.first_check.is_none() {
+            let outcomes = self.first_runs()?;
+            self.adopt_first_check(outcomes)?;
+        }
+        Ok(self.first_check.as_deref().unwrap_or_default())
+    }
+
+    /// Takes the first check of another reduction of the same input with the same oracle
+    /// (`compare` runs several strategies from one check): its runs count as this one's tests.
+    pub fn reuse_first_check(&mut self, outcomes: &[Outcome]) -> Result<(), Error> {
+        let eval = self.driver.evaluator();
+        for o in outcomes {
+            eval.count_external(self.verified.as_slice(), o.verdict);
+        }
+        self.adopt_first_check(outcomes.to_vec())
+    }
+
+    fn first_runs(&mut self) -> Result<Vec<Outcome>, Error> {
+        let runs = self.options.first_runs.max(1);
+        if let Some(max) = self.options.max_tests {
+            let needed = u64::from(runs) + u64::from(self.options.verify);
+            if max < needed {
+                return Err(Error::BadOption(format!(
+                    "--max-tests {max} leaves nothing to reduce with: the first check runs the \
+                     original {runs} times{}; give at least {}",
+                    if self.options.verify {
+                        " and one test is kept to confirm the result"
+                    } else {
+                        ""
+                    },
+                    needed + 1
+                )));
+            }
+        }
+        let original = self.verified.clone();
+        let mut outcomes = Vec::new();
+        for k in 0..runs {
+            let outcome =
+                self.driver
+                    .evaluator()
+                    .run_verbose(&original)
+                    .map_err(|stop| match stop {
+                        Stop::Oracle(msg) => Error::Oracle(msg),
+                        _ => Error::Interrupted,
+                    })?;
+            if k == 0 {
+                self.driver.evaluator().oracle().calibrate(&outcome);
+            }
+            let hangs = outcome.verdict == Verdict::TimedOut;
+            outcomes.push(outcome);
+            if hangs {
+                // One timeout is enough to know: a second would cost as much again.
+                break;
+            }
+        }
+        Ok(outcomes)
+    }
+
+    fn adopt_first_check(&mut self, outcomes: Vec<Outcome>) -> Result<(), Error> {
+        let verdicts: Vec<Verdict> = outcomes.iter().map(|o| o.verdict).collect();
+        let last = outcomes.last().expect("at least one run").clone();
+        if last.verdict == Verdict::TimedOut {
+            return Err(Error::Hangs(Box::new(last)));
+        }
+        if verdicts.windows(2).any(|w| w[0] != w[1]) {
+            if !self.options.allow_flaky {
+                return Err(Error::Flaky(outcomes));
+            }
+            self.driver.evaluator().set_confirm(1);
+        }
+        if !verdicts.contains(&Verdict::Interesting) {
+            return Err(Error::NotInteresting(Box::new(last)));
+        }
+        self.first_check = Some(outcomes);
+        Ok(())
+    }
+
+    /// Runs `schedule` from the current best to its end, or until the budget, an
+    /// interruption, or a test that can no longer run stops it (see [`Report::stopped`]).
+    pub fn run(&mut self, schedule: &mut Schedule) -> Result<Finished, Error> {
+        self.check_original()?;
+        let (bytes, jobs) = (self.driver.best().len(), self.driver.jobs());
+        self.driver
+            .evaluator()
+            .emit(&Event::Started { bytes, jobs });
+        let verify = self.options.verify;
+        if verify && self.options.max_tests.is_some() {
+            self.driver.evaluator().set_reserve(1);
+        }
+        let stopped = self.run_rounds(schedule).err();
+        self.driver.evaluator().release_reserve();
+        let stopped = match stopped {
+            Some(Stop::Interrupted) => Some(Stop::Interrupted),
+            other if verify => match self.verify_best() {
+                Ok(()) => other,
+                Err(stop) => Some(stop),
+            },
+            other => other,
+        };
+        let mut report = self.report();
+        report.stopped = stopped;
+        let finished = Finished {
+            best: self.driver.best().to_vec(),
+            report,
+        };
+        self.driver.evaluator().emit(&Event::Finished {
+            best: &finished.best,
+            report: &finished.report,
+        });
+        Ok(finished)
+    }
+
+    fn run_rounds(&mut self, schedule: &mut Schedule) -> Result<(), Stop> {
+        let control = self.options.control.clone();
+        loop {
+            let before = self.driver.best().to_vec();
+            let rollbacks = self.rollbacks;
+            for pass in schedule.passes.iter_mut() {
+                let name = pass.name();
+                self.driver.begin_pass(&name);
+                let result = pass.run(&mut self.driver);
+                let skipped = result == Err(Stop::SkipPass);
+                self.driver.end_pass(skipped);
+                match result {
+                    Err(Stop::SkipPass) => {
+                        control.take_skip();
+                    }
+                    other => other?,
+                }
+                if self.options.verify && self.rollbacks < MAX_ROLLBACKS {
+                    self.verify_best()?;
+                }
+            }
+            // After a rollback the round runs again: what it found was built on luck.
+            if self.rollbacks != rollbacks {
+                continue;
+            }
+            if !schedule.to_fixpoint || self.driver.best() == &before[..] {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Re-runs the best if no re-run has confirmed it; rolls back if it fails.
+    fn verify_best(&mut self) -> Result<(), Stop> {
+        if self.driver.best() == self.verified.as_slice() {
+            return Ok(());
+        }
+        self.verify_runs += 1;
+        let best = self.driver.best().to_vec();
+        if self.driver.evaluator().rerun(&best)?.is_interesting() {
+            self.verified = best;
+            return Ok(());
+        }
+        self.rollbacks += 1;
+        self.driver.count("flaky_rollbacks", 1);
+        self.driver.evaluator().distrust();
+        self.driver.roll_back_to(self.verified.clone());
+        Ok(())
+    }
+
+    /// Certifies the current best at `granularity` (see [`certify`]), after the first check.
+    pub fn certify(
+        &mut self,
+        granularity: Granularity,
+        property: Minimality,
+    ) -> Result<Certificate, Error> {
+        self.check_original()?;
+        let units = Units::cut(self.driver.best(), granularity);
+        certify(self.driver.evaluator(), &units, property).map_err(|stop| match stop {
+            Stop::Oracle(msg) => Error::Oracle(msg),
+            Stop::Budget => Error::BadOption("--max-tests ran out before the check ended".into()),
+            _ => Error::Interrupted,
+        })
+    }
+
+    /// Everything measured so far.
+    pub fn report(&self) -> Report {
+        let mut report = self.driver.report();
+        report.wall = self.started.elapsed();
+        report.first_check_runs = self.first_check.as_ref().map_or(0, |f| f.len() as u64);
+        report.verify_runs = self.verify_runs;
+        report.rollbacks = self.rollbacks;
+        report.confirmed = self.driver.best() == self.verified.as_slice();
+        report
+    }
+}

@@ -1,0 +1,216 @@
+//! What a reduction tells the world: the event stream, and the figures of a run.
+//!
+//! Main types: [`Event`] (the one stream the terminal display, `--stats-json` and library users
+//! all read), [`Stop`] (why a run ended early), [`EvalStats`], [`PassStats`], [`Figure`] and
+//! [`Report`].
+//!
+//! ```
+//! use myhill::{Event, FnOracle, Reduction, ReduceOptions, Strategy};
+//! let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
+//! let mut sizes = Vec::new();
+//! let mut reduction = Reduction::new(b"abxcd".to_vec(), &oracle, ReduceOptions::default());
+//! reduction.on_event(|e| if let Event::Reduced { bytes, .. } = e { sizes.push(bytes.len()) });
+//! reduction.run(&mut Strategy::named("ddmin").unwrap().schedule()).unwrap();
+//! drop(reduction);
+//! assert_eq!(sizes.last(), Some(&1));
+//! ```
+//!
+//! Limits: events borrow the reduction's data; a listener that keeps them must copy.
+
+use crate::oracle::Verdict;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Why evaluation stopped before a pass ran out of candidates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// The user stopped the run ([`crate::Control::stop`]: Ctrl-C, SIGTERM, `q`).
+    Interrupted,
+    /// The test budget is used up.
+    Budget,
+    /// The running pass was skipped ([`crate::Control::skip_pass`]); the run goes on.
+    SkipPass,
+    /// The oracle could not run a test at all.
+    Oracle(String),
+}
+
+impl Stop {
+    /// A stable name for machine-readable output: `interrupted`, `budget`, `skip_pass`,
+    /// `test_error`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Stop::Interrupted => "interrupted",
+            Stop::Budget => "budget",
+            Stop::SkipPass => "skip_pass",
+            Stop::Oracle(_) => "test_error",
+        }
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Interrupted => f.write_str("interrupted"),
+            Stop::Budget => f.write_str("test budget used up"),
+            Stop::SkipPass => f.write_str("pass skipped"),
+            Stop::Oracle(msg) => write!(f, "the test could not be run: {msg}"),
+        }
+    }
+}
+
+/// Counters of the evaluation path.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EvalStats {
+    /// Tests as a one-job run counts them: each candidate whose verdict was needed and not
+    /// already known (a confirmed success counts its confirming runs). Budgets count these, so
+    /// a budget gives the same result for every `--jobs`.
+    pub tests_run: u64,
+    /// Candidates whose verdict was already known.
+    pub cache_hits: u64,
+    /// Tests among `tests_run` that timed out.
+    pub timeouts: u64,
+    /// Tests among `tests_run` that were interesting.
+    pub interesting: u64,
+    /// Every run of the oracle, speculative ones included.
+    pub oracle_runs: u64,
+    /// Tests started while an earlier candidate was still undecided.
+    pub speculative_started: u64,
+    /// Runs whose result was not needed: cancelled, or decided after an earlier winner.
+    pub speculative_wasted: u64,
+    /// Tests running right now.
+    pub running: usize,
+    /// Total time tests were running, summed over workers.
+    pub busy: Duration,
+    /// Wall time spent evaluating.
+    pub wall: Duration,
+}
+
+/// A named figure of a run: a count, or a time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Figure {
+    /// Something counted.
+    Count(u64),
+    /// A duration in seconds.
+    Seconds(f64),
+}
+
+impl Figure {
+    /// The figure as a number (a count, or seconds).
+    pub fn value(self) -> f64 {
+        match self {
+            Figure::Count(n) => n as f64,
+            Figure::Seconds(s) => s,
+        }
+    }
+}
+
+impl std::fmt::Display for Figure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Figure::Count(n) => write!(f, "{n}"),
+            Figure::Seconds(s) => write!(f, "{s:.3}s"),
+        }
+    }
+}
+
+/// Figures of one pass (summed over every time the schedule ran it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PassStats {
+    /// The pass's name.
+    pub name: String,
+    /// How many times it ran.
+    pub runs: u64,
+    /// How many of those runs were skipped by the user.
+    pub skipped: u64,
+    /// Tests it caused.
+    pub tests: u64,
+    /// Its candidates answered from the cache.
+    pub cache_hits: u64,
+    /// Candidates of it that were accepted.
+    pub successes: u64,
+    /// Bytes those acceptances removed.
+    pub bytes_removed: u64,
+    /// Time spent in it.
+    pub time: Duration,
+}
+
+/// The figures of a whole run.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// The input's size.
+    pub initial_bytes: usize,
+    /// The result's size.
+    pub final_bytes: usize,
+    /// The evaluation path's counters.
+    pub eval: EvalStats,
+    /// Per pass, in the order they first ran.
+    pub passes: Vec<PassStats>,
+    /// Wall time of the run.
+    pub wall: Duration,
+    /// Tests run at once.
+    pub jobs: usize,
+    /// Runs of the unchanged original before reducing.
+    pub first_check_runs: u64,
+    /// Re-runs of the best between passes and at the end.
+    pub verify_runs: u64,
+    /// Times the best went back to an earlier result because a re-run failed.
+    pub rollbacks: u64,
+    /// Whether the result passed a re-run (or is the original, which the first check ran).
+    pub confirmed: bool,
+    /// (tests run, bytes) at the start and after every change of the best.
+    pub trace: Vec<(u64, usize)>,
+    /// Pass-specific figures (for example the DFA pass's solves), by name.
+    pub counters: BTreeMap<String, Figure>,
+    /// Why the run ended early, if it did.
+    pub stopped: Option<Stop>,
+}
+
+/// What a reduction tells its listener, in order.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// The first check is over and reducing starts.
+    Started {
+        /// The input's size.
+        bytes: usize,
+        /// Tests run at once.
+        jobs: usize,
+    },
+    /// A test ended (speculative ones included).
+    Tested {
+        /// Its verdict.
+        verdict: Verdict,
+        /// The counters after it.
+        stats: &'a EvalStats,
+    },
+    /// A pass begins.
+    PassStarted {
+        /// Its name.
+        pass: &'a str,
+    },
+    /// A smaller interesting input was accepted; `bytes` is the new best.
+    Reduced {
+        /// The pass that found it.
+        pass: &'a str,
+        /// The new best.
+        bytes: &'a [u8],
+        /// Tests run so far.
+        tests: u64,
+    },
+    /// A pass ended.
+    PassDone {
+        /// Its figures so far.
+        stats: &'a PassStats,
+    },
+    /// The best did not pass a re-run and went back to `bytes`, the last result that did.
+    RolledBack {
+        /// The best now.
+        bytes: &'a [u8],
+    },
+    /// The run is over; `best` is the result.
+    Finished {
+        /// The result.
+        best: &'a [u8],
+        /// The figures.
+        report: &'a Report,
+    },
+}

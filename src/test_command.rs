@@ -1,0 +1,605 @@
+//! The user's test as an oracle: each candidate in a fresh temporary directory, run as a process.
+//!
+//! Main types: [`TestCommand`] (an [`Oracle`]), [`TestSpec`] (the test's command line and how
+//! candidates reach it), [`InputMode`], [`Signature`] and [`Diagnosis`]. For each test the
+//! candidate is written under the input's own file name in a new directory, which is the test's
+//! working directory; its path is appended to the test's arguments and the file is also fed on
+//! stdin (as [`InputMode`] allows). The process runs through [`crate::run`]: its own group, a
+//! time limit, SIGTERM then SIGKILL. The directory is removed after every test, whatever
+//! happened. What the test prints goes to files in that directory and is read back as a
+//! stream ([`crate::Output`]): memory does not grow with it.
+//!
+//! ```no_run
+//! use myhill::{Cancel, Oracle, TestCommand, TestSpec};
+//! let spec = TestSpec::parse("./test.sh --strict", "input.c").unwrap();
+//! let oracle = TestCommand::new(spec);
+//! let out = oracle.test(b"int main(){}", &Cancel::never()).unwrap();
+//! println!("{:?} in {:?}", out.verdict, out.duration);
+//! ```
+//!
+//! Limits: Unix only. A test that leaves its process group (`setsid`) escapes the signals. A
+//! signal that ends the test counts as exit status 128 + the signal for `expect_exit`, as a
+//! shell reports it.
+
+use crate::capture::{StreamRegex, scan};
+use crate::command::{Ended, Process, RunError, run};
+use crate::error::Error;
+use crate::oracle::{Cancel, Oracle, OracleError, Outcome, Output, Verdict};
+use regex::bytes::Regex;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// The timeout used until the original's first run has been timed, and the upper clamp of
+/// the dynamic timeout.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(300);
+/// The lower clamp of the dynamic timeout.
+pub const MIN_TIMEOUT: Duration = Duration::from_secs(1);
+/// The longest timeout anyone may ask for.
+pub const LONGEST_TIMEOUT: Duration = Duration::from_secs(7 * 24 * 3600);
+/// How many bytes of each stream are kept for messages.
+const TAIL: usize = 4096;
+
+/// The dynamic timeout: about ten times the first run, clamped to 1..300 s.
+pub fn dynamic_timeout(first_run: Duration) -> Duration {
+    (first_run * 10).clamp(MIN_TIMEOUT, MAX_TIMEOUT)
+}
+
+/// Reads a timeout given in seconds, refusing what no clock can hold.
+///
+/// ```
+/// assert!(myhill::parse_timeout(0.5).is_ok());
+/// assert!(myhill::parse_timeout(1e300).is_err());
+/// assert!(myhill::parse_timeout(0.0).is_err());
+/// ```
+pub fn parse_timeout(seconds: f64) -> Result<Duration, Error> {
+    match Duration::try_from_secs_f64(seconds) {
+        Ok(d) if d > Duration::ZERO && d <= LONGEST_TIMEOUT => Ok(d.max(Duration::from_millis(1))),
+        _ => Err(Error::BadOption(format!(
+            "--timeout must be a number of seconds above 0 and at most {} (a week); got {seconds}",
+            LONGEST_TIMEOUT.as_secs()
+        ))),
+    }
+}
+
+/// How the candidate reaches the test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputMode {
+    /// Only as the last argument.
+    Arg,
+    /// Only on standard input.
+    Stdin,
+    /// Only as the file in the working directory (no argument, no stdin).
+    File,
+    /// All of the above.
+    All,
+}
+
+impl InputMode {
+    fn passes_path(self) -> bool {
+        matches!(self, InputMode::Arg | InputMode::All)
+    }
+
+    fn feeds_stdin(self) -> bool {
+        matches!(self, InputMode::Stdin | InputMode::All)
+    }
+}
+
+impl std::str::FromStr for InputMode {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        match s {
+            "arg" => Ok(InputMode::Arg),
+            "stdin" => Ok(InputMode::Stdin),
+            "file" => Ok(InputMode::File),
+            "all" => Ok(InputMode::All),
+            _ => Err(Error::BadOption(format!(
+                "unknown input mode {s:?}: use arg, stdin, file or all"
+            ))),
+        }
+    }
+}
+
+/// What makes a run interesting beyond (or instead of) exit status 0. When any part is set,
+/// all set parts must hold and exit status 0 is no longer required.
+#[derive(Clone, Debug, Default)]
+pub struct Signature {
+    /// The exit status the test must end with (a signal counts as 128 + its number).
+    pub expect_exit: Option<i32>,
+    /// A regular expression stdout must match.
+    pub stdout_regex: Option<Regex>,
+    /// A regular expression stderr must match.
+    pub stderr_regex: Option<Regex>,
+    /// Exit status, stdout and stderr must equal the original's (the per-test directory's path
+    /// masked), as recorded by [`Oracle::calibrate`].
+    pub same_output: bool,
+}
+
+impl Signature {
+    /// Whether any part is set; without one, exit status 0 means interesting.
+    pub fn is_set(&self) -> bool {
+        self.expect_exit.is_some()
+            || self.stdout_regex.is_some()
+            || self.stderr_regex.is_some()
+            || self.same_output
+    }
+
+    fn needs_output(&self) -> bool {
+        self.stdout_regex.is_some() || self.stderr_regex.is_some() || self.same_output
+    }
+}
+
+/// Everything needed to run the user's test.
+#[derive(Clone, Debug)]
+pub struct TestSpec {
+    /// The test's command line, split into words, its program resolved.
+    pub argv: Vec<String>,
+    /// The file name each candidate is written under (the input's own name).
+    pub file_name: String,
+    /// How the candidate reaches the test.
+    pub input_mode: InputMode,
+    /// What makes a run interesting.
+    pub signature: Signature,
+    /// A timeout counts as interesting (for reducing hangs).
+    pub timeout_is_interesting: bool,
+    /// A fixed time limit per test; `None` means dynamic: [`MAX_TIMEOUT`] until the
+    /// original's first run is timed, then [`dynamic_timeout`] of it.
+    pub timeout: Option<Duration>,
+    /// Time between SIGTERM and SIGKILL when a test must stop early.
+    pub grace: Duration,
+    /// Where the per-test directories are made (default: [`default_temp_root`]).
+    pub temp_root: Option<PathBuf>,
+}
+
+fn is_executable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+fn find_on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| is_executable(p))
+}
+
+impl TestSpec {
+    /// A spec for `argv`, run as given, with every other field at its default.
+    pub fn new(argv: Vec<String>, file_name: &str) -> TestSpec {
+        TestSpec {
+            argv,
+            file_name: file_name.to_string(),
+            input_mode: InputMode::All,
+            signature: Signature::default(),
+            timeout_is_interesting: false,
+            timeout: None,
+            grace: crate::command::DEFAULT_GRACE,
+            temp_root: None,
+        }
+    }
+
+    /// Splits a test command line like a shell would (no shell is run) and resolves its
+    /// program, so it can run from a temporary directory: a path is made absolute, a bare name
+    /// is looked up on `PATH`. Arguments naming files in the current directory are made
+    /// absolute for the same reason.
+    pub fn parse(command_line: &str, file_name: &str) -> Result<TestSpec, Error> {
+        let words = shlex::split(command_line).ok_or_else(|| {
+            Error::BadTest(format!(
+                "cannot split the test command {command_line:?}: check its quotes"
+            ))
+        })?;
+        let Some(program) = words.first() else {
+            return Err(Error::BadTest(
+                "the test command is empty: give a script or program, e.g. ./test.sh".into(),
+            ));
+        };
+        let cwd = std::env::current_dir().map_err(|e| Error::Io {
+            what: "read the current directory",
+            path: ".".into(),
+            source: e,
+        })?;
+        // Joined and with its `.` parts dropped: `./t.sh` becomes `/dir/t.sh`.
+        let local: PathBuf = cwd.join(program).components().collect();
+        let resolved = if program.contains('/') || (!local.is_dir() && local.exists()) {
+            if !local.exists() {
+                return Err(Error::BadTest(format!(
+                    "the test {program} does not exist: check the path"
+                )));
+            }
+            if local.is_dir() {
+                return Err(Error::BadTest(format!(
+                    "the test {program} is a directory: give a script or program"
+                )));
+            }
+            if !is_executable(&local) {
+                return Err(Error::BadTest(format!(
+                    "the test {program} is not executable: run chmod +x {program}"
+                )));
+            }
+            local
+        } else {
+            find_on_path(program).ok_or_else(|| {
+                Error::BadTest(format!(
+                    "the test program {program:?} was not found on PATH: give its path, e.g. ./{program}"
+                ))
+            })?
+        };
+        let mut argv = vec![resolved.to_string_lossy().into_owned()];
+        for word in &words[1..] {
+            let candidate = cwd.join(word);
+            if !word.starts_with('-')
+                && !word.is_empty()
+                && candidate.exists()
+                && !Path::new(word).is_absolute()
+            {
+                argv.push(candidate.to_string_lossy().into_owned());
+            } else {
+                argv.push(word.clone());
+            }
+        }
+        Ok(TestSpec::new(argv, file_name))
+    }
+}
+
+/// Where per-test directories go when no root is given: `$TMPDIR` if set, else `/dev/shm`
+/// when it is a writable directory (memory-backed: making and removing a directory there costs
+/// about 60 us, against over a millisecond on a disk file system), else the system temp dir.
+pub fn default_temp_root() -> PathBuf {
+    static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        if std::env::var_os("TMPDIR").is_some_and(|t| !t.is_empty()) {
+            return std::env::temp_dir();
+        }
+        let shm = Path::new("/dev/shm");
+        if shm.is_dir() && tempfile::tempdir_in(shm).is_ok() {
+            return shm.to_path_buf();
+        }
+        std::env::temp_dir()
+    })
+    .clone()
+}
+
+/// What the original's first run printed and how it ended, for `same_output`.
+#[derive(Clone, Debug)]
+struct Reference {
+    code: Option<i32>,
+    stdout: (u64, u128),
+    stderr: (u64, u128),
+}
+
+/// Runs the user's test; see the module doc for the contract.
+pub struct TestCommand {
+    spec: TestSpec,
+    stdout_regex: Option<StreamRegex>,
+    stderr_regex: Option<StreamRegex>,
+    /// The per-test time limit in milliseconds.
+    timeout_ms: AtomicU64,
+    reference: Mutex<Option<Reference>>,
+}
+
+/// What the test did beside a copy of the input's own directory, to explain an uninteresting
+/// original (see [`TestCommand::diagnose`]).
+#[derive(Clone, Debug)]
+pub struct Diagnosis {
+    /// The outcome in a copy of the input's directory, or why it was not tried.
+    pub beside_input: Result<Outcome, String>,
+    /// A shell command that reproduces myhill's run of the test in a fresh temporary copy.
+    pub reproduce: String,
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1)
+}
+
+fn setup(msg: String) -> OracleError {
+    OracleError::Setup(msg)
+}
+
+/// A signal death as a shell would report it.
+fn status_code(ended: Ended) -> Option<i32> {
+    match ended {
+        Ended::Exited(c) => Some(c),
+        Ended::Signalled(s) => Some(128 + s),
+        Ended::TimedOut => None,
+    }
+}
+
+impl TestCommand {
+    /// The oracle for `spec`.
+    pub fn new(spec: TestSpec) -> TestCommand {
+        let timeout = spec.timeout.unwrap_or(MAX_TIMEOUT);
+        TestCommand {
+            stdout_regex: spec.signature.stdout_regex.clone().map(StreamRegex::new),
+            stderr_regex: spec.signature.stderr_regex.clone().map(StreamRegex::new),
+            timeout_ms: AtomicU64::new(millis(timeout)),
+            reference: Mutex::new(None),
+            spec,
+        }
+    }
+
+    /// The spec it runs.
+    pub fn spec(&self) -> &TestSpec {
+        &self.spec
+    }
+
+    /// The time limit of one test now.
+    pub fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms.load(Ordering::Relaxed))
+    }
+
+    /// Runs the test with the candidate already at `path` in `cwd`; outputs go to
+    /// `capture_dir` when `keep` is set or the signature needs them.
+    fn run_at(
+        &self,
+        path: &Path,
+        cwd: &Path,
+        capture_dir: &Path,
+        keep: bool,
+        cancel: &Cancel,
+    ) -> Result<Outcome, OracleError> {
+        let spec = &self.spec;
+        let capture = keep || spec.signature.needs_output();
+        let mut process = Process::new(spec.argv.iter().cloned());
+        if spec.input_mode.passes_path() {
+            process.argv.push(path.into());
+        }
+        process.cwd = Some(cwd.to_path_buf());
+        process.stdin = spec.input_mode.feeds_stdin().then(|| path.to_path_buf());
+        let (out_path, err_path) = (capture_dir.join("stdout"), capture_dir.join("stderr"));
+        if capture {
+            process.stdout = Some(out_path.clone());
+            process.stderr = Some(err_path.clone());
+        }
+        process.timeout = Some(self.timeout());
+        process.grace = spec.grace;
+        let finished = run(&process, cancel).map_err(|e| match e {
+            RunError::Cancelled => OracleError::Cancelled,
+            RunError::Spawn(e) => setup(format!(
+                "cannot run the test {:?}: {e} (check that it exists and is executable, e.g. chmod +x)",
+                spec.argv[0]
+            )),
+            RunError::Wait(e) => setup(format!("cannot wait for the test: {e}")),
+        })?;
+        // The candidate's directory differs per test; hide it so outputs compare equal.
+        let mask = cwd.as_os_str().as_encoded_bytes();
+        let read = |p: &Path, re: Option<&StreamRegex>| {
+            if capture {
+                scan(p, mask, re, if keep { TAIL } else { 0 })
+                    .map_err(|e| setup(format!("cannot read what the test printed: {e}")))
+            } else {
+                Ok(Default::default())
+            }
+        };
+        let out = read(&out_path, self.stdout_regex.as_ref())?;
+        let err = read(&err_path, self.stderr_regex.as_ref())?;
+        let code = status_code(finished.ended);
+        let verdict = if finished.ended == Ended::TimedOut {
+            if spec.timeout_is_interesting {
+                Verdict::Interesting
+            } else {
+                Verdict::TimedOut
+            }
+        } else if self.matches(code, &out, &err) {
+            Verdict::Interesting
+        } else {
+            Verdict::NotInteresting
+        };
+        let output = |s: crate::capture::Scan| Output {
+            len: s.len,
+            digest: s.digest,
+            tail: s.tail,
+        };
+        Ok(Outcome {
+            verdict,
+            duration: finished.duration,
+            exit_code: match finished.ended {
+                Ended::Exited(c) => Some(c),
+                _ => None,
+            },
+            signal: match finished.ended {
+                Ended::Signalled(s) => Some(s),
+                _ => None,
+            },
+            stdout: output(out),
+            stderr: output(err),
+        })
+    }
+
+    fn matches(
+        &self,
+        code: Option<i32>,
+        out: &crate::capture::Scan,
+        err: &crate::capture::Scan,
+    ) -> bool {
+        let sig = &self.spec.signature;
+        if !sig.is_set() {
+            return code == Some(0);
+        }
+        let same = || {
+            let reference = self.reference.lock().unwrap();
+            // Before the original has been heard, its own run is the reference.
+            reference.as_ref().is_none_or(|r| {
+                r.code == code
+                    && r.stdout == (out.len, out.digest)
+                    && r.stderr == (err.len, err.digest)
+            })
+        };
+        sig.expect_exit.is_none_or(|want| code == Some(want))
+            && out.matched.unwrap_or(true)
+            && err.matched.unwrap_or(true)
+            && (!sig.same_output || same())
+    }
+
+    fn run_candidate(
+        &self,
+        candidate: &[u8],
+        keep: bool,
+        cancel: &Cancel,
+    ) -> Result<Outcome, OracleError> {
+        let mut builder = tempfile::Builder::new();
+        builder.prefix("myhill-");
+        let root = match &self.spec.temp_root {
+            Some(dir) => builder.tempdir_in(dir),
+            None => builder.tempdir_in(default_temp_root()),
+        }
+        .map_err(|e| setup(format!("cannot make a temporary directory: {e}")))?;
+        let work = root.path().join("work");
+        std::fs::create_dir(&work)
+            .map_err(|e| setup(format!("cannot make {}: {e}", work.display())))?;
+        let path = work.join(&self.spec.file_name);
+        std::fs::write(&path, candidate).map_err(|e| {
+            setup(format!(
+                "cannot write the candidate to {}: {e}",
+                path.display()
+            ))
+        })?;
+        let result = self.run_at(&path, &work, root.path(), keep, cancel);
+        remove_dir(root);
+        result
+    }
+
+    /// Explains an uninteresting original: runs the test once beside a copy of `input`'s own
+    /// directory (never in it: the test might write there), and writes a command that
+    /// reproduces myhill's own run in a fresh temporary copy. The copy is skipped when the
+    /// directory holds more than 2,000 entries or 64 MiB.
+    pub fn diagnose(&self, input: &Path) -> Diagnosis {
+        let abs = std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf());
+        let name = self.spec.file_name.clone();
+        let dir = abs.parent().unwrap_or(Path::new("/")).to_path_buf();
+        let beside_input = (|| {
+            let root = tempfile::Builder::new()
+                .prefix("myhill-diagnose-")
+                .tempdir_in(default_temp_root())
+                .map_err(|e| format!("cannot make a temporary directory: {e}"))?;
+            let copy = root.path().join("dir");
+            let mut budget = CopyBudget {
+                entries: 2000,
+                bytes: 64 << 20,
+                // The temporary root may lie inside the input's directory: never copy it.
+                skip: std::fs::canonicalize(root.path()).unwrap_or(root.path().to_path_buf()),
+            };
+            let copied = copy_tree(&dir, &copy, &mut budget, 0)
+                .map_err(|e| format!("{} was not copied: {e}", dir.display()));
+            let outcome = copied.and_then(|()| {
+                let path = copy.join(&name);
+                std::fs::copy(&abs, &path).map_err(|e| format!("cannot copy the input: {e}"))?;
+                let capture = root.path().join("capture");
+                std::fs::create_dir(&capture).map_err(|e| e.to_string())?;
+                self.run_at(&path, &copy, &capture, true, &Cancel::never())
+                    .map_err(|e| e.to_string())
+            });
+            remove_dir(root);
+            outcome
+        })();
+        let quote = |w: &str| {
+            shlex::try_quote(w)
+                .map(|q| q.into_owned())
+                .unwrap_or_else(|_| w.to_string())
+        };
+        let mut words: Vec<String> = self.spec.argv.iter().map(|w| quote(w)).collect();
+        if self.spec.input_mode.passes_path() {
+            words.push(quote(&name));
+        }
+        let stdin = if self.spec.input_mode.feeds_stdin() {
+            format!(" < {}", quote(&name))
+        } else {
+            " < /dev/null".to_string()
+        };
+        let reproduce = format!(
+            "d=$(mktemp -d) && cp {} \"$d\"/{} && cd \"$d\" && {}{stdin}; echo \"exit status $?\"",
+            quote(&abs.to_string_lossy()),
+            quote(&name),
+            words.join(" ")
+        );
+        Diagnosis {
+            beside_input,
+            reproduce,
+        }
+    }
+}
+
+struct CopyBudget {
+    entries: usize,
+    bytes: u64,
+    skip: PathBuf,
+}
+
+/// Copies a directory tree (files, directories and symbolic links) within a budget.
+fn copy_tree(from: &Path, to: &Path, budget: &mut CopyBudget, depth: usize) -> Result<(), String> {
+    if depth > 16 {
+        return Err("it is nested too deeply".into());
+    }
+    std::fs::create_dir(to).map_err(|e| e.to_string())?;
+    let entries = std::fs::read_dir(from).map_err(|e| e.to_string())?;
+    for entry in entries {
+        let entry = entry.map_err(|e| e.to_string())?;
+        budget.entries = budget
+            .entries
+            .checked_sub(1)
+            .ok_or("it holds more than 2,000 entries")?;
+        if budget.skip.starts_with(entry.path()) {
+            continue;
+        }
+        let kind = entry.file_type().map_err(|e| e.to_string())?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target, budget, depth + 1)?;
+        } else if kind.is_symlink() {
+            let link = std::fs::read_link(entry.path()).map_err(|e| e.to_string())?;
+            std::os::unix::fs::symlink(link, target).map_err(|e| e.to_string())?;
+        } else if kind.is_file() {
+            let len = entry.metadata().map_err(|e| e.to_string())?.len();
+            budget.bytes = budget
+                .bytes
+                .checked_sub(len)
+                .ok_or("it holds more than 64 MiB")?;
+            std::fs::copy(entry.path(), target).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes a test's directory, even one the test left read-only.
+fn remove_dir(dir: tempfile::TempDir) {
+    let path = dir.path().to_path_buf();
+    if dir.close().is_err() {
+        make_writable(&path);
+        let _ = std::fs::remove_dir_all(&path);
+    }
+}
+
+fn make_writable(dir: &Path) {
+    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                make_writable(&entry.path());
+            }
+        }
+    }
+}
+
+impl Oracle for TestCommand {
+    fn test(&self, candidate: &[u8], cancel: &Cancel) -> Result<Outcome, OracleError> {
+        self.run_candidate(candidate, false, cancel)
+    }
+
+    fn test_verbose(&self, candidate: &[u8], cancel: &Cancel) -> Result<Outcome, OracleError> {
+        self.run_candidate(candidate, true, cancel)
+    }
+
+    fn calibrate(&self, first: &Outcome) {
+        if self.spec.timeout.is_none() {
+            self.timeout_ms
+                .store(millis(dynamic_timeout(first.duration)), Ordering::Relaxed);
+        }
+        if self.spec.signature.same_output {
+            *self.reference.lock().unwrap() = Some(Reference {
+                code: first.exit_code.or(first.signal.map(|s| 128 + s)),
+                stdout: (first.stdout.len, first.stdout.digest),
+                stderr: (first.stderr.len, first.stderr.digest),
+            });
+        }
+    }
+}
