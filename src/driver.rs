@@ -21,19 +21,21 @@
 //! current best, so the best never grows and every schedule terminates. The only other change
 //! of the best is a rollback by the reduction to a result that passed before.
 
-use crate::IdSet;
 use crate::eval::{EvalOptions, Evaluator};
+use crate::idset::IdSet;
 use crate::oracle::Oracle;
 use crate::policy::Policy;
 use crate::report::{Event, Figure, PassStats, Report, Stop};
 use crate::units::Units;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Holds the best input and accepts candidates.
 pub struct Driver<'o> {
     eval: Evaluator<'o>,
-    best: Vec<u8>,
+    /// Shared with the reduction's last confirmed result and with unit cuts, not copied.
+    best: Arc<Vec<u8>>,
     initial_len: usize,
     passes: Vec<PassStats>,
     /// The pass being run, with when it started and the test counters at its start.
@@ -55,7 +57,7 @@ impl<'o> Driver<'o> {
             eval: Evaluator::new(oracle, options),
             initial_len: input.len(),
             trace: vec![(0, input.len())],
-            best: input,
+            best: Arc::new(input),
             passes: Vec::new(),
             current: None,
             started: Instant::now(),
@@ -66,6 +68,11 @@ impl<'o> Driver<'o> {
     /// The smallest interesting input so far.
     pub fn best(&self) -> &[u8] {
         &self.best
+    }
+
+    /// The best, shared rather than copied (for a cut of it, or to keep it).
+    pub fn best_shared(&self) -> Arc<Vec<u8>> {
+        self.best.clone()
     }
 
     /// The evaluation path (its cache, for passes that seed what they learn from it).
@@ -164,7 +171,7 @@ impl<'o> Driver<'o> {
     fn accept(&mut self, bytes: Vec<u8>) {
         debug_assert!(shortlex_less(&bytes, &self.best));
         let removed = self.best.len().saturating_sub(bytes.len()) as u64;
-        self.best = bytes;
+        self.best = Arc::new(bytes);
         let name = self.current_name();
         if let Some((i, ..)) = self.current {
             self.passes[i].successes += 1;
@@ -172,23 +179,21 @@ impl<'o> Driver<'o> {
         }
         let tests = self.eval.stats().tests_run;
         self.trace.push((tests, self.best.len()));
-        let best = std::mem::take(&mut self.best);
+        let best = self.best.clone();
         self.eval.emit(&Event::Reduced {
             pass: &name,
             bytes: &best,
             tests,
         });
-        self.best = best;
     }
 
     /// Puts back an earlier result as the best (a rollback after a failed re-run).
-    pub(crate) fn roll_back_to(&mut self, bytes: Vec<u8>) {
+    pub(crate) fn roll_back_to(&mut self, bytes: Arc<Vec<u8>>) {
         self.best = bytes;
         self.trace
             .push((self.eval.stats().tests_run, self.best.len()));
-        let best = std::mem::take(&mut self.best);
+        let best = self.best.clone();
         self.eval.emit(&Event::RolledBack { bytes: &best });
-        self.best = best;
     }
 
     /// Tests candidates from `next` in order and accepts the first interesting one that is
@@ -198,11 +203,11 @@ impl<'o> Driver<'o> {
         &mut self,
         next: &mut dyn FnMut() -> Option<(Vec<u8>, T)>,
     ) -> Result<Option<T>, Stop> {
-        let best = &self.best;
+        let best = self.best.clone();
         let mut filtered = || {
             loop {
                 let (bytes, payload) = next()?;
-                if shortlex_less(&bytes, best) {
+                if shortlex_less(&bytes, &best) {
                     return Some((bytes, payload));
                 }
             }

@@ -46,6 +46,7 @@ use crate::oracle::{Control, Oracle, Outcome, Verdict};
 use crate::report::{Event, Report, Stop};
 use crate::schedule::Schedule;
 use crate::units::{Granularity, Units};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// How a reduction runs.
@@ -65,8 +66,9 @@ pub struct ReduceOptions {
     pub verify: bool,
     /// Stops, hurries or skips from outside.
     pub control: Control,
-    /// The most bytes of candidates held for speculation at once.
-    pub window_bytes: usize,
+    /// The most bytes of candidates held for speculation at once (default: 64 MiB or twice
+    /// the input, whichever is more), which bounds memory at about three times the input.
+    pub window_bytes: Option<usize>,
 }
 
 impl Default for ReduceOptions {
@@ -79,7 +81,7 @@ impl Default for ReduceOptions {
             allow_flaky: false,
             verify: true,
             control: Control::new(),
-            window_bytes: EvalOptions::default().window_bytes,
+            window_bytes: None,
         }
     }
 }
@@ -111,7 +113,7 @@ pub struct Reduction<'o> {
     driver: Driver<'o>,
     options: ReduceOptions,
     /// The last result that passed a re-run (at first the original, once checked).
-    verified: Vec<u8>,
+    verified: Arc<Vec<u8>>,
     first_check: Option<Vec<Outcome>>,
     verify_runs: u64,
     rollbacks: u64,
@@ -126,11 +128,14 @@ impl<'o> Reduction<'o> {
             cache: options.cache,
             max_tests: options.max_tests,
             control: options.control.clone(),
-            window_bytes: options.window_bytes,
+            window_bytes: options
+                .window_bytes
+                .unwrap_or((64 << 20).max(2 * input.len())),
         };
+        let driver = Driver::new(input, oracle, eval);
         Reduction {
-            verified: input.clone(),
-            driver: Driver::new(input, oracle, eval),
+            verified: driver.best_shared(),
+            driver,
             options,
             first_check: None,
             verify_runs: 0,
@@ -164,7 +169,7 @@ impl<'o> Reduction<'o> {
     pub fn reuse_first_check(&mut self, outcomes: &[Outcome]) -> Result<(), Error> {
         let eval = self.driver.evaluator();
         for o in outcomes {
-            eval.count_external(self.verified.as_slice(), o.verdict);
+            eval.count_external(&self.verified, o.verdict);
         }
         self.adopt_first_check(outcomes.to_vec())
     }
@@ -301,7 +306,7 @@ impl<'o> Reduction<'o> {
             return Ok(());
         }
         self.verify_runs += 1;
-        let best = self.driver.best().to_vec();
+        let best = self.driver.best_shared();
         if self.driver.evaluator().rerun(&best)?.is_interesting() {
             self.verified = best;
             return Ok(());

@@ -5,8 +5,9 @@
 //! candidate is written under the input's own file name in a new directory, which is the test's
 //! working directory; its path is appended to the test's arguments and the file is also fed on
 //! stdin (as [`InputMode`] allows). The process runs through [`crate::run`]: its own group, a
-//! time limit, SIGTERM then SIGKILL. The directory is removed after every test, whatever
-//! happened. What the test prints goes to files in that directory and is read back as a
+//! time limit, SIGTERM then SIGKILL. The test's `TMPDIR` is a directory of its own inside
+//! it (unless [`TestSpec::private_tmpdir`] is off), and the whole directory is removed after
+//! every test, whatever happened: a shell killed before its `trap` could run leaves nothing. What the test prints goes to files in that directory and is read back as a
 //! stream ([`crate::Output`]): memory does not grow with it.
 //!
 //! ```no_run
@@ -21,11 +22,10 @@
 //! signal that ends the test counts as exit status 128 + the signal for `expect_exit`, as a
 //! shell reports it.
 
-use crate::capture::{StreamRegex, scan};
+use crate::capture::{Scan, StreamRegex, scan};
 use crate::command::{Ended, Process, RunError, run};
 use crate::error::Error;
 use crate::oracle::{Cancel, Oracle, OracleError, Outcome, Output, Verdict};
-use regex::bytes::Regex;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -103,21 +103,49 @@ impl std::str::FromStr for InputMode {
 }
 
 /// What makes a run interesting beyond (or instead of) exit status 0. When any part is set,
-/// all set parts must hold and exit status 0 is no longer required.
+/// all set parts must hold and exit status 0 is no longer required. Regular expressions run
+/// over the output as a stream, with the per-test directory's path shown as `<dir>`.
+///
+/// ```
+/// use myhill::Signature;
+/// let sig = Signature::new(Some(139), None, Some("Segmentation"), false).unwrap();
+/// assert!(sig.is_set());
+/// assert!(Signature::new(None, Some("("), None, false).is_err());
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Signature {
-    /// The exit status the test must end with (a signal counts as 128 + its number).
-    pub expect_exit: Option<i32>,
-    /// A regular expression stdout must match.
-    pub stdout_regex: Option<Regex>,
-    /// A regular expression stderr must match.
-    pub stderr_regex: Option<Regex>,
-    /// Exit status, stdout and stderr must equal the original's (the per-test directory's path
-    /// masked), as recorded by [`Oracle::calibrate`].
-    pub same_output: bool,
+    expect_exit: Option<i32>,
+    stdout_regex: Option<StreamRegex>,
+    stderr_regex: Option<StreamRegex>,
+    same_output: bool,
 }
 
 impl Signature {
+    /// A signature: the exit status the test must end with (a signal counts as 128 + its
+    /// number), regular expressions stdout and stderr must match, and whether exit status,
+    /// stdout and stderr must equal the original's (as [`Oracle::calibrate`] recorded it).
+    pub fn new(
+        expect_exit: Option<i32>,
+        stdout_regex: Option<&str>,
+        stderr_regex: Option<&str>,
+        same_output: bool,
+    ) -> Result<Signature, Error> {
+        let compile = |re: Option<&str>, what: &str| {
+            re.map(|r| {
+                StreamRegex::new(r).map_err(|e| {
+                    Error::BadOption(format!("{what} is not a valid regular expression: {e}"))
+                })
+            })
+            .transpose()
+        };
+        Ok(Signature {
+            expect_exit,
+            stdout_regex: compile(stdout_regex, "--stdout-regex")?,
+            stderr_regex: compile(stderr_regex, "--stderr-regex")?,
+            same_output,
+        })
+    }
+
     /// Whether any part is set; without one, exit status 0 means interesting.
     pub fn is_set(&self) -> bool {
         self.expect_exit.is_some()
@@ -126,8 +154,29 @@ impl Signature {
             || self.same_output
     }
 
+    /// Whether the output must be read.
     fn needs_output(&self) -> bool {
         self.stdout_regex.is_some() || self.stderr_regex.is_some() || self.same_output
+    }
+
+    /// Whether a run that ended with `status` (128 + a signal for a signal) and printed the
+    /// files `stdout` and `stderr` has the signature's exit status and output; `same_output`
+    /// is not checked here (it needs the original's run). For `bisect`'s runs.
+    pub fn holds_for_files(
+        &self,
+        status: Option<i32>,
+        stdout: &Path,
+        stderr: &Path,
+    ) -> std::io::Result<bool> {
+        let matched = |path: &Path, re: &Option<StreamRegex>| -> std::io::Result<bool> {
+            Ok(match re {
+                Some(re) => scan(path, b"", Some(re), 0)?.matched.unwrap_or(false),
+                None => true,
+            })
+        };
+        Ok(self.expect_exit.is_none_or(|want| status == Some(want))
+            && matched(stdout, &self.stdout_regex)?
+            && matched(stderr, &self.stderr_regex)?)
     }
 }
 
@@ -151,6 +200,9 @@ pub struct TestSpec {
     pub grace: Duration,
     /// Where the per-test directories are made (default: [`default_temp_root`]).
     pub temp_root: Option<PathBuf>,
+    /// Give each test a `TMPDIR` of its own inside its directory, so what it leaves there
+    /// (a `mktemp -d` a cancelled shell never removed, a compiler's temporaries) goes with it.
+    pub private_tmpdir: bool,
 }
 
 fn is_executable(path: &Path) -> bool {
@@ -176,6 +228,7 @@ impl TestSpec {
             timeout: None,
             grace: crate::command::DEFAULT_GRACE,
             temp_root: None,
+            private_tmpdir: true,
         }
     }
 
@@ -271,8 +324,6 @@ struct Reference {
 /// Runs the user's test; see the module doc for the contract.
 pub struct TestCommand {
     spec: TestSpec,
-    stdout_regex: Option<StreamRegex>,
-    stderr_regex: Option<StreamRegex>,
     /// The per-test time limit in milliseconds.
     timeout_ms: AtomicU64,
     reference: Mutex<Option<Reference>>,
@@ -310,8 +361,6 @@ impl TestCommand {
     pub fn new(spec: TestSpec) -> TestCommand {
         let timeout = spec.timeout.unwrap_or(MAX_TIMEOUT);
         TestCommand {
-            stdout_regex: spec.signature.stdout_regex.clone().map(StreamRegex::new),
-            stderr_regex: spec.signature.stderr_regex.clone().map(StreamRegex::new),
             timeout_ms: AtomicU64::new(millis(timeout)),
             reference: Mutex::new(None),
             spec,
@@ -353,6 +402,12 @@ impl TestCommand {
         }
         process.timeout = Some(self.timeout());
         process.grace = spec.grace;
+        if spec.private_tmpdir {
+            let tmp = capture_dir.join("tmp");
+            std::fs::create_dir_all(&tmp)
+                .map_err(|e| setup(format!("cannot make {}: {e}", tmp.display())))?;
+            process.env.push(("TMPDIR".into(), tmp.into()));
+        }
         let finished = run(&process, cancel).map_err(|e| match e {
             RunError::Cancelled => OracleError::Cancelled,
             RunError::Spawn(e) => setup(format!(
@@ -371,8 +426,8 @@ impl TestCommand {
                 Ok(Default::default())
             }
         };
-        let out = read(&out_path, self.stdout_regex.as_ref())?;
-        let err = read(&err_path, self.stderr_regex.as_ref())?;
+        let out = read(&out_path, spec.signature.stdout_regex.as_ref())?;
+        let err = read(&err_path, spec.signature.stderr_regex.as_ref())?;
         let code = status_code(finished.ended);
         let verdict = if finished.ended == Ended::TimedOut {
             if spec.timeout_is_interesting {
@@ -385,9 +440,9 @@ impl TestCommand {
         } else {
             Verdict::NotInteresting
         };
-        let output = |s: crate::capture::Scan| Output {
-            len: s.len,
-            digest: s.digest,
+        let output = |s: Scan| Output {
+            len: s.digest.len,
+            digest: s.digest.hash,
             tail: s.tail,
         };
         Ok(Outcome {
@@ -421,8 +476,8 @@ impl TestCommand {
             // Before the original has been heard, its own run is the reference.
             reference.as_ref().is_none_or(|r| {
                 r.code == code
-                    && r.stdout == (out.len, out.digest)
-                    && r.stderr == (err.len, err.digest)
+                    && r.stdout == (out.digest.len, out.digest.hash)
+                    && r.stderr == (err.digest.len, err.digest.hash)
             })
         };
         sig.expect_exit.is_none_or(|want| code == Some(want))

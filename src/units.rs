@@ -18,6 +18,7 @@
 use crate::idset::IdSet;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// How an input is cut into units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,24 +82,29 @@ impl FromStr for Granularity {
 /// An input cut into units: unit `i` is `data[bounds[i]..bounds[i + 1]]`.
 #[derive(Clone, Debug)]
 pub struct Units {
-    data: Vec<u8>,
+    data: Arc<Vec<u8>>,
     bounds: Vec<u32>,
 }
 
 impl Units {
     /// Cuts `input` at `granularity`.
     pub fn cut(input: &[u8], granularity: Granularity) -> Units {
+        Units::cut_shared(Arc::new(input.to_vec()), granularity)
+    }
+
+    /// Cuts `input` at `granularity`, sharing its bytes instead of copying them.
+    pub fn cut_shared(input: Arc<Vec<u8>>, granularity: Granularity) -> Units {
         assert!(
             input.len() < u32::MAX as usize,
             "inputs are limited to 4 GiB"
         );
         let bounds = match granularity {
             Granularity::Bytes => (0..=input.len() as u32).collect(),
-            Granularity::Lines => line_bounds(input),
-            Granularity::Tokens => token_bounds(input),
+            Granularity::Lines => line_bounds(&input),
+            Granularity::Tokens => token_bounds(&input),
         };
         Units {
-            data: input.to_vec(),
+            data: input,
             bounds,
         }
     }
@@ -111,7 +117,10 @@ impl Units {
             data.extend_from_slice(p.as_ref());
             bounds.push(data.len() as u32);
         }
-        Units { data, bounds }
+        Units {
+            data: Arc::new(data),
+            bounds,
+        }
     }
 
     /// Number of units.

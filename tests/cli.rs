@@ -1,72 +1,11 @@
 //! `myhill reduce` end to end, with tiny shell tests.
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_myhill");
+mod common;
 
-struct Case {
-    dir: tempfile::TempDir,
-}
-
-impl Case {
-    fn new() -> Case {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("tmp")).unwrap();
-        Case { dir }
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn file(&self, name: &str, content: &[u8]) -> PathBuf {
-        let p = self.path(name);
-        std::fs::write(&p, content).unwrap();
-        p
-    }
-
-    fn script(&self, name: &str, body: &str) -> PathBuf {
-        let p = self.file(name, format!("#!/bin/sh\n{body}\n").as_bytes());
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-        p
-    }
-
-    /// Runs myhill in the case directory with its own TMPDIR, so leftovers can be checked.
-    fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(BIN);
-        cmd.args(args)
-            .current_dir(self.dir.path())
-            .env("TMPDIR", self.path("tmp"))
-            .stdin(Stdio::null());
-        cmd
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.command(args).output().unwrap()
-    }
-
-    fn read(&self, name: &str) -> Vec<u8> {
-        std::fs::read(self.path(name)).unwrap()
-    }
-
-    fn temp_leftovers(&self) -> Vec<String> {
-        std::fs::read_dir(self.path("tmp"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect()
-    }
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
-}
+use common::{BIN, Case, json, processes_with, stderr};
 
 #[test]
 fn reduces_in_place_keeping_the_original_and_honouring_the_contract() {
@@ -348,11 +287,6 @@ fn timeout_is_interesting_reduces_a_hang() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(case.read("out"), b"h");
-}
-
-fn processes_with(marker: &str) -> usize {
-    let out = Command::new("pgrep").args(["-f", marker]).output().unwrap();
-    String::from_utf8_lossy(&out.stdout).lines().count()
 }
 
 #[test]

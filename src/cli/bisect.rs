@@ -96,7 +96,7 @@ pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
         return Err(Fail::usage("--repeat must be at least 1"));
     }
     let argv = TestSpec::parse(&test, "unused")?.argv;
-    let signature = args.signature.compile()?;
+    let signature = args.signature.compile(false)?;
     let capture = tempfile::tempdir()
         .map_err(|e| Fail::usage(format!("cannot make a temporary directory: {e}")))?;
     let timeout = parse_timeout(args.timeout.unwrap_or(300.0))?;
@@ -116,13 +116,9 @@ pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
             Ended::Signalled(s) => Some(128 + s),
             Ended::TimedOut => None,
         };
-        let matches = |re: &Option<regex::bytes::Regex>, path: &Path| {
-            re.as_ref()
-                .is_none_or(|re| re.is_match(&std::fs::read(path).unwrap_or_default()))
-        };
-        let signature_holds = signature.expect_exit.is_none_or(|want| code == Some(want))
-            && matches(&signature.stdout_regex, &out_path)
-            && matches(&signature.stderr_regex, &err_path);
+        let signature_holds = signature
+            .holds_for_files(code, &out_path, &err_path)
+            .map_err(|e| Fail::usage(format!("cannot read what the test printed: {e}")))?;
         let status = match code {
             None | Some(125) => Status::Untestable,
             _ if signature_set => {

@@ -170,22 +170,13 @@ pub struct SignatureArgs {
 
 impl SignatureArgs {
     /// The signature, with its regular expressions compiled.
-    pub fn compile(&self) -> Result<myhill::Signature, Fail> {
-        let compile = |re: &Option<String>, what: &str| {
-            re.as_deref()
-                .map(|r| {
-                    regex::bytes::Regex::new(r).map_err(|e| {
-                        Fail::usage(format!("{what} is not a valid regular expression: {e}"))
-                    })
-                })
-                .transpose()
-        };
-        Ok(myhill::Signature {
-            expect_exit: self.expect_exit,
-            stdout_regex: compile(&self.stdout_regex, "--stdout-regex")?,
-            stderr_regex: compile(&self.stderr_regex, "--stderr-regex")?,
-            same_output: false,
-        })
+    pub fn compile(&self, same_output: bool) -> Result<myhill::Signature, Fail> {
+        Ok(myhill::Signature::new(
+            self.expect_exit,
+            self.stdout_regex.as_deref(),
+            self.stderr_regex.as_deref(),
+            same_output,
+        )?)
     }
 }
 
@@ -223,6 +214,11 @@ pub struct TestArgs {
     /// Interesting only if exit status, stdout and stderr equal the original run's.
     #[arg(long)]
     pub same_output: bool,
+
+    /// Let tests use your TMPDIR instead of a private one per test (which is removed with
+    /// the test, so a test cannot cache anything there from one run to the next).
+    #[arg(long)]
+    pub shared_tmpdir: bool,
 
     /// Go on when the test gives different verdicts on the original; every accepted
     /// reduction and the final result are then re-confirmed.

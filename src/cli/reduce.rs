@@ -32,30 +32,34 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
     if let Some(o) = &args.output {
         check_output(o, &args.t.input)?;
     }
-    let session = Session::open(&args.t)?;
+    let mut session = Session::open(&args.t)?;
     let mode = mode_of(&session.input_path);
     let options = ReduceOptions {
         cache: !args.no_cache,
         ..session.options(&args.t, args.max_tests)
     };
-    let mut reduction = Reduction::new(session.original.clone(), &session.oracle, options);
+    // The reduction owns the only copy of the input; until it accepts something, its best is
+    // the original, which is what the backup and `-o` start from.
+    let original = std::mem::take(&mut session.original);
+    let initial_len = original.len();
+    let mut reduction = Reduction::new(original, &session.oracle, options);
     let outcomes = match reduction.check_original() {
         Ok(o) => o.to_vec(),
         Err(e) => return Err(session.explain(e)),
     };
     if !args.t.quiet {
-        out::err(session.interesting_line(&outcomes));
+        out::err(session.interesting_line(initial_len, &outcomes));
     }
 
     // Never lose work: keep the original, and decide where the best goes.
     let out_path = match &args.output {
         Some(o) => {
-            write_atomic(o, &session.original, mode)
+            write_atomic(o, reduction.best(), mode)
                 .map_err(|e| Fail::usage(format!("cannot write {}: {e}", o.display())))?;
             o.clone()
         }
         None => {
-            let backup = make_backup(&session.input_path, &session.original, mode)?;
+            let backup = make_backup(&session.input_path, reduction.best(), mode)?;
             if !args.t.quiet {
                 out::err(format!(
                     "myhill: the original is kept as {}",
@@ -70,7 +74,7 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
         mode,
         error: None,
     }));
-    let ui = Rc::new(RefCell::new(Ui::new(args.t.quiet, session.original.len())));
+    let ui = Rc::new(RefCell::new(Ui::new(args.t.quiet, initial_len)));
     {
         let (keeper, ui) = (keeper.clone(), ui.clone());
         reduction.on_event(move |event| {

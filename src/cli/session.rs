@@ -53,9 +53,9 @@ impl Session {
         let mut spec = TestSpec::parse(&t.test, &file_name)?;
         spec.input_mode = t.input_mode;
         spec.timeout_is_interesting = t.timeout_is_interesting;
-        spec.signature = t.signature.compile()?;
-        spec.signature.same_output = t.same_output;
+        spec.signature = t.signature.compile(t.same_output)?;
         spec.timeout = t.timeout.map(parse_timeout).transpose()?;
+        spec.private_tmpdir = !t.shared_tmpdir;
         let control = install_signals()?;
         let jobs = t.jobs.map(usize::from).unwrap_or_else(|| {
             std::thread::available_parallelism()
@@ -84,7 +84,7 @@ impl Session {
     }
 
     /// Says the original passed its first check.
-    pub fn interesting_line(&self, outcomes: &[Outcome]) -> String {
+    pub fn interesting_line(&self, bytes: usize, outcomes: &[Outcome]) -> String {
         let slowest = outcomes
             .iter()
             .map(|o| o.duration)
@@ -92,7 +92,7 @@ impl Session {
             .unwrap_or_default();
         format!(
             "myhill: the original is interesting ({} bytes, test took {:.2}s; timeout {:.1}s)",
-            self.original.len(),
+            bytes,
             slowest.as_secs_f64(),
             self.oracle.timeout().as_secs_f64()
         )

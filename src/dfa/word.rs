@@ -9,7 +9,7 @@
 //! as it goes (`j == len()` or `symbol(i) != symbol(j)`), and knowing that one fails is knowing
 //! that its whole shift class fails.
 
-use crate::Units;
+use crate::units::Units;
 use std::collections::HashMap;
 
 /// An input cut into units, with each unit replaced by a symbol id.

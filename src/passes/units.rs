@@ -47,7 +47,7 @@ impl Pass for UnitPass {
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let units = Units::cut(driver.best(), self.granularity);
+        let units = Units::cut_shared(driver.best_shared(), self.granularity);
         let mut policy = (self.make)();
         driver.run_policy(&units, &mut policy).map(drop)
     }
