@@ -66,8 +66,8 @@ pub struct ReduceOptions {
     pub verify: bool,
     /// Stops, hurries or skips from outside.
     pub control: Control,
-    /// The most bytes of candidates held for speculation at once (default: 64 MiB or twice
-    /// the input, whichever is more), which bounds memory at about three times the input.
+    /// The most bytes of candidates held for speculation at once (default: 64 MiB or the
+    /// input's size, whichever is more), which bounds memory at about three times the input.
     pub window_bytes: Option<usize>,
 }
 
@@ -130,7 +130,7 @@ impl<'o> Reduction<'o> {
             control: options.control.clone(),
             window_bytes: options
                 .window_bytes
-                .unwrap_or((64 << 20).max(2 * input.len())),
+                .unwrap_or((64 << 20).max(input.len())),
         };
         let driver = Driver::new(input, oracle, eval);
         Reduction {

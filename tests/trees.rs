@@ -146,26 +146,26 @@ fn builder_rejects_malformed_trees() {
     let a = b.token("a");
     b.list(&[a]);
     b.list(&[a]);
-    assert!(b.build(NodeId(1)).unwrap_err().contains("two parents"));
+    assert!(b.build(NodeId(1)).unwrap_err().0.contains("two parents"));
 
     let mut b = TreeBuilder::new();
     let a = b.token("a");
     b.list(&[a]);
     b.token("stray");
-    assert!(b.build(NodeId(1)).unwrap_err().contains("not reachable"));
+    assert!(b.build(NodeId(1)).unwrap_err().0.contains("not reachable"));
 
     let mut b = TreeBuilder::new();
     b.list(&[]);
-    assert!(b.build(NodeId(0)).unwrap_err().contains("no children"));
+    assert!(b.build(NodeId(0)).unwrap_err().0.contains("no children"));
 
     let mut b = TreeBuilder::new();
     let a = b.token("a");
     b.node(Kind::Token, "t", &[a]);
-    assert!(b.build(NodeId(1)).unwrap_err().contains("has children"));
+    assert!(b.build(NodeId(1)).unwrap_err().0.contains("has children"));
 
     let mut b = TreeBuilder::new();
     b.list(&[NodeId(7)]);
-    assert!(b.build(NodeId(0)).unwrap_err().contains("missing child"));
+    assert!(b.build(NodeId(0)).unwrap_err().0.contains("missing child"));
 }
 
 #[test]

@@ -140,26 +140,26 @@ impl TreeBuilder {
 
     /// Checks the shape (every node reachable from `root` exactly once, tokens childless, other
     /// nodes not) and numbers the leaves left to right as units.
-    pub fn build(self, root: NodeId) -> Result<Tree, String> {
+    pub fn build(self, root: NodeId) -> Result<Tree, MalformedTree> {
         let n = self.kinds.len();
         if root.index() >= n {
-            return Err(format!("root {} does not exist", root.0));
+            return Err(MalformedTree(format!("root {} does not exist", root.0)));
         }
         let mut parent = vec![NONE; n];
         for (p, kids) in self.children.iter().enumerate() {
             let is_token = self.kinds[p] == Kind::Token;
             if is_token && !kids.is_empty() {
-                return Err(format!("token {p} has children"));
+                return Err(MalformedTree(format!("token {p} has children")));
             }
             if !is_token && kids.is_empty() {
-                return Err(format!("node {p} is not a token but has no children"));
+                return Err(MalformedTree(format!("node {p} is not a token but has no children")));
             }
             for &c in kids {
                 if c.index() >= n {
-                    return Err(format!("node {p} names a missing child {}", c.0));
+                    return Err(MalformedTree(format!("node {p} names a missing child {}", c.0)));
                 }
                 if c == root || parent[c.index()] != NONE {
-                    return Err(format!("node {} has two parents", c.0));
+                    return Err(MalformedTree(format!("node {} has two parents", c.0)));
                 }
                 parent[c.index()] = p as u32;
             }
@@ -178,10 +178,10 @@ impl TreeBuilder {
             }
         }
         if bfs.len() != n {
-            return Err(format!(
+            return Err(MalformedTree(format!(
                 "{} nodes are not reachable from the root",
                 n - bfs.len()
-            ));
+            )));
         }
         let max_depth = depth.iter().copied().max().unwrap_or(0) as usize;
         // Nodes grouped by depth, each group in breadth-first order.
@@ -246,6 +246,18 @@ impl TreeBuilder {
         })
     }
 }
+
+/// Why [`TreeBuilder::build`] refused a tree: what is wrong with its shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MalformedTree(pub String);
+
+impl fmt::Display for MalformedTree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "malformed tree: {}", self.0)
+    }
+}
+
+impl std::error::Error for MalformedTree {}
 
 const NONE: u32 = u32::MAX;
 
