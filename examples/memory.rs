@@ -17,6 +17,8 @@ fn peak(dir: &Path, args: &[&str]) -> (i32, i64) {
     let bin = std::env::current_dir()
         .unwrap()
         .join("target/release/myhill");
+    // Reaped by wait4 below, which reports the child's own peak; std's wait would not.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(&bin)
         .args(args)
         .current_dir(dir)
@@ -74,7 +76,16 @@ fn main() {
     for jobs in ["2", "1"] {
         let (code, kib) = peak(
             d,
-            &["reduce", "-q", "-j", jobs, "./needle.sh", "big.txt", "-o", "out.txt"],
+            &[
+                "reduce",
+                "-q",
+                "-j",
+                jobs,
+                "./needle.sh",
+                "big.txt",
+                "-o",
+                "out.txt",
+            ],
         );
         println!(
             "| {input_mb} MB input, grep test | {jobs} | {input_len} | {kib} | {} | {code} |",
@@ -92,7 +103,16 @@ fn main() {
         ),
     );
     for signature in [&["--stdout-regex", "MATCH"][..], &["--same-output"]] {
-        let mut args = vec!["reduce", "-q", "-j", "2", "./loud.sh", "small.txt", "-o", "o.txt"];
+        let mut args = vec![
+            "reduce",
+            "-q",
+            "-j",
+            "2",
+            "./loud.sh",
+            "small.txt",
+            "-o",
+            "o.txt",
+        ];
         args.extend(signature);
         let (code, kib) = peak(d, &args);
         println!(

@@ -128,9 +128,7 @@ impl<'o> Reduction<'o> {
             cache: options.cache,
             max_tests: options.max_tests,
             control: options.control.clone(),
-            window_bytes: options
-                .window_bytes
-                .unwrap_or((64 << 20).max(input.len())),
+            window_bytes: options.window_bytes.unwrap_or((64 << 20).max(input.len())),
         };
         let driver = Driver::new(input, oracle, eval);
         Reduction {

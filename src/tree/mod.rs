@@ -152,11 +152,16 @@ impl TreeBuilder {
                 return Err(MalformedTree(format!("token {p} has children")));
             }
             if !is_token && kids.is_empty() {
-                return Err(MalformedTree(format!("node {p} is not a token but has no children")));
+                return Err(MalformedTree(format!(
+                    "node {p} is not a token but has no children"
+                )));
             }
             for &c in kids {
                 if c.index() >= n {
-                    return Err(MalformedTree(format!("node {p} names a missing child {}", c.0)));
+                    return Err(MalformedTree(format!(
+                        "node {p} names a missing child {}",
+                        c.0
+                    )));
                 }
                 if c == root || parent[c.index()] != NONE {
                     return Err(MalformedTree(format!("node {} has two parents", c.0)));
