@@ -177,6 +177,39 @@ pub fn lex(input: &[u8]) -> Vec<Lexeme> {
     out
 }
 
+/// The closing bracket of an opening one: `(` `)`, `[` `]`, `{` `}`.
+pub fn closer_of(open: u8) -> Option<u8> {
+    match open {
+        b'(' => Some(b')'),
+        b'[' => Some(b']'),
+        b'{' => Some(b'}'),
+        _ => None,
+    }
+}
+
+/// Pairs brackets: for each lexeme, the index of its partner if it is a bracket that pairs
+/// with a matching one at the same nesting. Unpaired brackets (a `)` with no opener, or an
+/// opener whose closer never comes) have none; literals and comments hide what is in them.
+pub fn pair_brackets(lexemes: &[Lexeme]) -> Vec<Option<usize>> {
+    let mut partner = vec![None; lexemes.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, lx) in lexemes.iter().enumerate() {
+        let Class::Punct(b) = lx.class else { continue };
+        if closer_of(b).is_some() {
+            stack.push(i);
+        } else if matches!(b, b')' | b']' | b'}')
+            && let Some(&open) = stack.last()
+            && let Class::Punct(o) = lexemes[open].class
+            && closer_of(o) == Some(b)
+        {
+            stack.pop();
+            partner[open] = Some(i);
+            partner[i] = Some(open);
+        }
+    }
+    partner
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,6 +265,24 @@ mod tests {
         // Prose apostrophes and unterminated quotes are plain punctuation.
         assert_eq!(texts(b"don't \"x"), ["don", "'", "t", " ", "\"", "x"]);
         assert_eq!(texts(b"// a\n// b")[..2], ["// a\n", "// b"]);
+    }
+
+    #[test]
+    fn brackets_pair_at_the_same_nesting_only() {
+        let input = b"f(a[1], \")\") ) {";
+        let lexemes = lex(input);
+        let partner = pair_brackets(&lexemes);
+        let at = |text: &[u8]| {
+            lexemes
+                .iter()
+                .position(|l| &input[l.start..l.end] == text)
+                .unwrap()
+        };
+        assert_eq!(partner[at(b"(")], Some(9));
+        assert_eq!(partner[at(b"[")], Some(at(b"]")));
+        // The `)` in the literal is hidden; the last `)` and the `{` have no partner.
+        assert_eq!(partner[11], None);
+        assert_eq!(partner[13], None);
     }
 
     proptest! {

@@ -82,8 +82,8 @@ pub use idset::{IdSet, RankIndex};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
-    BytesWhenWorthIt, DfaPass, Round, ShortenIdentifiers, SqueezeWhitespace, TreePass,
-    TreeStrategy, UnitPass, squeeze,
+    DfaPass, Gated, Hoist, Hollow, Needs, Round, ShortIntervals, ShortenIdentifiers, SiblingRuns,
+    SqueezeWhitespace, TreePass, TreeStrategy, UnitPass, is_text, squeeze,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,

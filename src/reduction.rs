@@ -267,12 +267,25 @@ impl<'o> Reduction<'o> {
         Ok(finished)
     }
 
+    /// Runs rounds of the schedule. A round after one that changed the best runs only the
+    /// passes that changed it then; when such a round changes nothing, the next runs every
+    /// pass again, and a full round that changes nothing (and skipped no pass) ends the run.
     fn run_rounds(&mut self, schedule: &mut Schedule) -> Result<(), Stop> {
         let control = self.options.control.clone();
+        let n = schedule.passes.len();
+        // Which passes the next round runs; every one at first.
+        let mut chosen = vec![true; n];
         loop {
-            let before = self.driver.best().to_vec();
+            let full = chosen.iter().all(|&c| c);
+            let before = self.driver.best_shared();
             let rollbacks = self.rollbacks;
-            for pass in schedule.passes.iter_mut() {
+            let mut paid = vec![false; n];
+            let mut skipped_any = false;
+            for (i, pass) in schedule.passes.iter_mut().enumerate() {
+                if !chosen[i] {
+                    continue;
+                }
+                let start = self.driver.best_shared();
                 let name = pass.name();
                 self.driver.begin_pass(&name);
                 let result = pass.run(&mut self.driver);
@@ -281,20 +294,30 @@ impl<'o> Reduction<'o> {
                 match result {
                     Err(Stop::SkipPass) => {
                         control.take_skip();
+                        skipped_any = true;
                     }
                     other => other?,
                 }
+                paid[i] = self.driver.best() != start.as_slice();
                 if self.options.verify && self.rollbacks < MAX_ROLLBACKS {
                     self.verify_best()?;
                 }
             }
-            // After a rollback the round runs again: what it found was built on luck.
-            if self.rollbacks != rollbacks {
-                continue;
-            }
-            if !schedule.to_fixpoint || self.driver.best() == &before[..] {
+            if !schedule.to_fixpoint {
                 return Ok(());
             }
+            let changed = self.driver.best() != before.as_slice();
+            chosen = if self.rollbacks != rollbacks {
+                // What the round found was built on luck: everything again.
+                vec![true; n]
+            } else if changed && paid.iter().any(|&p| p) {
+                self.driver.count("restricted_rounds", 1);
+                paid
+            } else if full && !skipped_any {
+                return Ok(());
+            } else {
+                vec![true; n]
+            };
         }
     }
 

@@ -3,8 +3,9 @@
 //! Main type: [`SqueezeWhitespace`], a [`Pass`]. Deleting whitespace token by token costs a
 //! test per run, and most runs in code are indentation that any parser ignores. This pass
 //! proposes, in one test, the input with every run of whitespace that holds a newline cut to
-//! that newline and every other run cut to one space; if the test rejects it (a language that
-//! cares about indentation), a second candidate only shortens runs without a newline.
+//! that newline, every other run cut to one space, and the whitespace at both ends gone; if
+//! the test rejects it, the same with the ends kept; then (a language that cares about
+//! indentation) only runs without a newline shortened; then only the ends trimmed.
 //!
 //! ```
 //! use myhill::squeeze;
@@ -50,7 +51,18 @@ pub fn squeeze(input: &[u8], lines: bool) -> Vec<u8> {
     out
 }
 
-/// Proposes the squeezed input (lines too, then spaces only) as at most two candidates.
+/// The input without whitespace at either end.
+fn trim(input: &[u8]) -> Vec<u8> {
+    let start = input.iter().position(|b| !b.is_ascii_whitespace());
+    let end = input.iter().rposition(|b| !b.is_ascii_whitespace());
+    match (start, end) {
+        (Some(s), Some(e)) => input[s..=e].to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// Proposes the squeezed input (trimmed, lines too, spaces only, only trimmed) as at most
+/// four candidates.
 #[derive(Clone, Debug, Default)]
 pub struct SqueezeWhitespace;
 
@@ -61,7 +73,8 @@ impl Pass for SqueezeWhitespace {
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
         let best = driver.best().to_vec();
-        let mut candidates = [squeeze(&best, true), squeeze(&best, false)]
+        let lines = squeeze(&best, true);
+        let mut candidates = [trim(&lines), lines, squeeze(&best, false), trim(&best)]
             .into_iter()
             .filter(|c| c.len() < best.len())
             .map(|c| (c, ()));

@@ -1,7 +1,6 @@
 //! Passes over a flat cut of the input: a [`Policy`] deleting units of one granularity.
 //!
-//! Main types: [`UnitPass`] (a granularity and a policy factory) and [`BytesWhenWorthIt`] (the
-//! byte pass of the default schedule, which runs only where bytes inside tokens matter).
+//! Main type: [`UnitPass`] (a granularity and a policy factory).
 //!
 //! ```
 //! use myhill::{DDMin, Driver, EvalOptions, FnOracle, Granularity, Pass, Policy, UnitPass};
@@ -50,32 +49,5 @@ impl Pass for UnitPass {
         let units = Units::cut_shared(driver.best_shared(), self.granularity);
         let mut policy = (self.make)();
         driver.run_policy(&units, &mut policy).map(drop)
-    }
-}
-
-/// The byte pass of the default schedule, run only where bytes inside tokens matter: on
-/// binary inputs (not UTF-8, or holding NUL) and on text of at most 256 bytes. On larger text
-/// the token pass has already tried every token, and deleting bytes inside identifiers and
-/// numbers almost never keeps code interesting, yet costs about a test per byte.
-pub struct BytesWhenWorthIt(pub UnitPass);
-
-impl BytesWhenWorthIt {
-    /// Whether bytes are worth trying on `input`.
-    pub fn worth_it(input: &[u8]) -> bool {
-        input.len() <= 256 || input.contains(&0) || std::str::from_utf8(input).is_err()
-    }
-}
-
-impl Pass for BytesWhenWorthIt {
-    fn name(&self) -> String {
-        self.0.name()
-    }
-
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        if Self::worth_it(driver.best()) {
-            self.0.run(driver)
-        } else {
-            Ok(())
-        }
     }
 }

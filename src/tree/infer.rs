@@ -37,7 +37,7 @@
 //! a comment the input did not have. Indentation compares raw whitespace byte counts.
 
 use super::{Kind, NodeId, Tree, TreeBuilder};
-use crate::lex::{Class, Lexeme};
+use crate::lex::{Class, Lexeme, closer_of, pair_brackets};
 use crate::units::Units;
 
 /// An input's units and the tree inferred over them; unit `i` is leaf `i` of the tree.
@@ -79,19 +79,6 @@ fn lex(input: &[u8]) -> Vec<Lexeme> {
         .collect()
 }
 
-fn closer_of(open: u8) -> Option<u8> {
-    match open {
-        b'(' => Some(b')'),
-        b'[' => Some(b']'),
-        b'{' => Some(b'}'),
-        _ => None,
-    }
-}
-
-fn is_closer(b: u8) -> bool {
-    matches!(b, b')' | b']' | b'}')
-}
-
 /// Where each lexeme sits: its leaf's byte range, whether it starts a line, its indentation,
 /// and its bracket partner.
 struct Layout {
@@ -130,22 +117,7 @@ impl Layout {
             Some(last) => last.1 = input.len(),
             None => leaves.push((0, input.len())),
         }
-        let mut partner = vec![None; n];
-        let mut stack: Vec<usize> = Vec::new();
-        for (i, lx) in lexemes.iter().enumerate() {
-            let Class::Punct(b) = lx.class else { continue };
-            if closer_of(b).is_some() {
-                stack.push(i);
-            } else if is_closer(b)
-                && let Some(&open) = stack.last()
-                && let Class::Punct(o) = lexemes[open].class
-                && closer_of(o) == Some(b)
-            {
-                stack.pop();
-                partner[open] = Some(i);
-                partner[i] = Some(open);
-            }
-        }
+        let partner = pair_brackets(lexemes);
         Layout {
             leaves,
             starts_line,

@@ -1,0 +1,153 @@
+//! Hollowing: empty a bracket group or a string literal in one test, largest first.
+//!
+//! Main type: [`Hollow`], a [`crate::Pass`]. Its candidates are, for every group with
+//! something inside, the group emptied (`{...}` becomes `{}`, `<a x="1">...</a>` becomes
+//! `<a x="1"></a>`, or, closing itself, `<a x="1"/>`), and for every double-quoted literal,
+//! the literal emptied (`"..."` becomes `""`). The first candidate empties every
+//! outermost one at once; then each alone, the one that removes the most first. They are
+//! tested in one sweep (`patch.rs`): a success is kept and the sweep goes on, so a pass costs
+//! at most one test per group and literal, plus one. Shrink Ray's `hollow` and C-Reduce's
+//! `balanced *-inside` are the same move.
+//!
+//! ```
+//! use myhill::{Driver, EvalOptions, FnOracle, Hollow, Pass};
+//! // Interesting while the braces and the call survive.
+//! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"f(") && b.ends_with(b"{}"));
+//! let mut driver = Driver::new(b"f(a, b) { x = 1; y = 2; }".to_vec(), &oracle, EvalOptions::default());
+//! Hollow.run(&mut driver).unwrap();
+//! assert_eq!(driver.best(), b"f() {}");
+//! ```
+//!
+//! Limits: only the groups of `structure.rs` and `"..."` literals; a group's delimiters are
+//! never removed here (that is the hoist pass's job).
+
+use super::patch::{Patch, sweep};
+use super::structure::{Delim, Structure};
+use crate::driver::Driver;
+use crate::lex::{Class, lex};
+use crate::report::Stop;
+use crate::schedule::Pass;
+
+/// Empties groups and string literals; see the module doc.
+#[derive(Clone, Debug, Default)]
+pub struct Hollow;
+
+/// The candidates on `input`: all at once first, then one by one, largest first.
+fn candidates(input: &[u8]) -> Vec<Patch> {
+    let structure = Structure::new(input);
+    let mut spans: Vec<(usize, usize)> = structure
+        .groups()
+        .iter()
+        .map(|g| g.inside())
+        .filter(|&(s, e)| input[s..e].iter().any(|b| !b.is_ascii_whitespace()))
+        .collect();
+    spans.extend(
+        lex(input)
+            .iter()
+            .filter(|l| l.class == Class::Literal && input[l.start] == b'"' && l.end - l.start > 2)
+            .map(|l| (l.start + 1, l.end - 1)),
+    );
+    // A markup element with nothing left inside can close itself: `<a x="1"></a>` becomes
+    // `<a x="1"/>`, its content, if any, going with the end tag.
+    let self_closing: Vec<Patch> = structure
+        .groups()
+        .iter()
+        .filter(|g| g.delim == Delim::Tag && input[g.open.1 - 1] == b'>')
+        .map(|g| Patch::replace(g.open.1 - 1, g.end(), b"/>".to_vec()))
+        .collect();
+    spans.sort_by_key(|&(s, e)| (std::cmp::Reverse(e - s), s));
+    let mut out = Vec::with_capacity(spans.len() + self_closing.len() + 1);
+    let mut outermost: Vec<(usize, usize)> = Vec::new();
+    let mut by_start = spans.clone();
+    by_start.sort();
+    for (s, e) in by_start {
+        if outermost.last().is_none_or(|&(_, end)| s >= end) {
+            outermost.push((s, e));
+        }
+    }
+    if outermost.len() > 1
+        && let Some(all) = Patch::of(
+            outermost
+                .iter()
+                .map(|&(s, e)| super::patch::Cut {
+                    start: s,
+                    end: e,
+                    with: Vec::new(),
+                })
+                .collect(),
+        )
+    {
+        out.push(all);
+    }
+    let mut singles: Vec<Patch> = spans
+        .into_iter()
+        .map(|(s, e)| Patch::delete(s, e))
+        .collect();
+    singles.extend(self_closing);
+    singles.sort_by_key(|p| std::cmp::Reverse(p.removed()));
+    out.extend(singles);
+    out
+}
+
+impl Pass for Hollow {
+    fn name(&self) -> String {
+        "hollow".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let candidates = candidates(driver.best());
+        sweep(driver, &candidates).map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lex::pair_brackets;
+    use proptest::prelude::*;
+
+    fn balanced(b: &[u8]) -> bool {
+        let lexemes = lex(b);
+        let partner = pair_brackets(&lexemes);
+        lexemes.iter().zip(&partner).all(|(l, p)| {
+            !matches!(
+                l.class,
+                Class::Punct(b'(' | b')' | b'[' | b']' | b'{' | b'}')
+            ) || p.is_some()
+        })
+    }
+
+    #[test]
+    fn all_at_once_then_largest_first() {
+        let c = candidates(br#"a { bb } [c] "dd""#);
+        let cut: Vec<(usize, usize)> = c
+            .iter()
+            .map(|p| (p.cuts()[0].start, p.cuts().last().unwrap().end))
+            .collect();
+        assert_eq!(c[0].cuts().len(), 3);
+        assert_eq!(cut[1..], [(3, 7), (14, 16), (10, 11)]);
+    }
+
+    proptest! {
+        #[test]
+        fn candidates_shrink_and_keep_brackets_balanced(
+            parts in proptest::collection::vec(prop_oneof![
+                Just("{"), Just("}"), Just("("), Just(")"), Just("["), Just("]"),
+                Just("a"), Just(" "), Just("\"s\""), Just(","),
+            ], 0..40),
+        ) {
+            let input = parts.concat().into_bytes();
+            for patch in candidates(&input) {
+                prop_assert!(patch.removed() > 0);
+                let mut out = input.clone();
+                for c in patch.cuts().iter().rev() {
+                    out.splice(c.start..c.end, c.with.iter().copied());
+                }
+                prop_assert!(out.len() < input.len());
+                if balanced(&input) {
+                    prop_assert!(balanced(&out), "{:?}", String::from_utf8_lossy(&out));
+                }
+            }
+        }
+    }
+}

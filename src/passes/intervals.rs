@@ -1,0 +1,99 @@
+//! Short intervals: delete every run of 1 to 8 tokens at every position, the longest first.
+//!
+//! Main type: [`ShortIntervals`], a [`crate::Pass`]. Late in a reduction, on a small input,
+//! what is left often goes only two or three tokens at a time across group boundaries
+//! (`,7` in `[42,7]`, `x +` in `x + y`) at offsets no chunking of the deletion passes lines
+//! up with. This pass tries them all, in one sweep (`patch.rs`): widths from
+//! [`ShortIntervals::MAX_RUN`] down to 1, each at every token, a deletion taking the
+//! whitespace after it unless that holds a newline. Deletions that leave the same bytes are
+//! tested once (the evaluator's cache), the identical-string rule of `myhill check`. It is
+//! C-Reduce's `rm-toks-N` and Shrink Ray's short deletions.
+//!
+//! ```
+//! use myhill::{Driver, EvalOptions, FnOracle, Pass, ShortIntervals};
+//! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"[42") && b.ends_with(b"]"));
+//! let mut driver = Driver::new(b"[42,7]".to_vec(), &oracle, EvalOptions::default());
+//! ShortIntervals::default().run(&mut driver).unwrap();
+//! assert_eq!(driver.best(), b"[42]");
+//! ```
+//!
+//! Cost: up to 8 tests per token, so the pass skips inputs of more than
+//! [`ShortIntervals::MAX_TOKENS`] tokens.
+
+use super::patch::{Patch, sweep};
+use crate::driver::Driver;
+use crate::lex::{Class, lex};
+use crate::report::Stop;
+use crate::schedule::Pass;
+
+/// Deletes short runs of tokens; see the module doc.
+#[derive(Clone, Debug, Default)]
+pub struct ShortIntervals;
+
+impl ShortIntervals {
+    /// The longest run tried.
+    pub const MAX_RUN: usize = 8;
+    /// Inputs with more tokens than this are left to other passes.
+    pub const MAX_TOKENS: usize = 1000;
+}
+
+/// The candidates on `input`, longest runs first.
+fn candidates(input: &[u8]) -> Vec<Patch> {
+    let tokens: Vec<(usize, usize)> = lex(input)
+        .into_iter()
+        .filter(|l| l.class != Class::Space)
+        .map(|l| (l.start, l.end))
+        .collect();
+    if tokens.len() > ShortIntervals::MAX_TOKENS {
+        return Vec::new();
+    }
+    let end_of = |last: usize| {
+        let end = tokens[last].1;
+        match tokens.get(last + 1) {
+            Some(&(next, _)) if !input[end..next].contains(&b'\n') => next,
+            _ => end,
+        }
+    };
+    let mut out = Vec::new();
+    for width in (1..=ShortIntervals::MAX_RUN).rev() {
+        for (first, &(start, _)) in tokens.iter().enumerate() {
+            if first + width <= tokens.len() {
+                out.push(Patch::delete(start, end_of(first + width - 1)));
+            }
+        }
+    }
+    out
+}
+
+impl Pass for ShortIntervals {
+    fn name(&self) -> String {
+        "intervals/tokens".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let candidates = candidates(driver.best());
+        sweep(driver, &candidates).map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn candidates_are_whole_tokens_and_shrink(
+            input in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b' '), Just(b','), Just(b'1'), Just(b'\n')], 0..40),
+        ) {
+            let starts: Vec<usize> = lex(&input).iter().map(|l| l.start).collect();
+            let c = candidates(&input);
+            let tokens = lex(&input).iter().filter(|l| l.class != Class::Space).count();
+            prop_assert_eq!(c.len(), (1..=ShortIntervals::MAX_RUN).map(|w| tokens.saturating_sub(w - 1)).sum::<usize>());
+            for patch in c {
+                prop_assert!(patch.removed() > 0);
+                prop_assert!(starts.contains(&patch.cuts()[0].start));
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Edits of one snapshot, and the sweep that tests them in order, keeping what succeeds.
+//!
+//! Main items: [`Cut`] (a byte range replaced by some bytes), [`Patch`] (one candidate: cuts
+//! that do not overlap) and [`sweep`]. A pass that knows all its candidates up front (hollow
+//! every group, hoist a group, delete a run of siblings) states them as patches of the input
+//! as it was when the pass began. The sweep tries them in the pass's order, each together with
+//! every patch accepted before it, so the whole list costs at most one test per candidate,
+//! however many succeed: after a success the sweep goes on with the next candidate instead of
+//! starting over. A candidate whose cuts lie inside a region an accepted patch already
+//! replaced costs nothing; one that partly overlaps such a region is skipped.
+//!
+//! ```ignore
+//! // Internal: the passes in this folder use it.
+//! let candidates = vec![Patch::delete(0, 2), Patch::delete(3, 4)];
+//! sweep(driver, &candidates)?; // tests "cd" (if "abcd"), then the rest with what passed
+//! ```
+//!
+//! Limits: each candidate is rendered in full (O(n) bytes), so a sweep costs O(n) per
+//! candidate; patches never insert at a position without replacing something.
+
+use crate::driver::Driver;
+use crate::report::Stop;
+
+/// A byte range of the snapshot, `start..end`, replaced by `with`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// First byte replaced.
+    pub start: usize,
+    /// Past the last byte replaced.
+    pub end: usize,
+    /// What replaces the range (empty: a deletion).
+    pub with: Vec<u8>,
+}
+
+/// One candidate edit: cuts in order, none overlapping another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Patch {
+    cuts: Vec<Cut>,
+}
+
+impl Patch {
+    /// Deleting `start..end`.
+    pub fn delete(start: usize, end: usize) -> Patch {
+        Patch::replace(start, end, Vec::new())
+    }
+
+    /// Replacing `start..end` by `with`.
+    pub fn replace(start: usize, end: usize, with: Vec<u8>) -> Patch {
+        Patch {
+            cuts: vec![Cut { start, end, with }],
+        }
+    }
+
+    /// Several cuts at once; `None` if two of them overlap. Empty deletions are dropped.
+    pub fn of(mut cuts: Vec<Cut>) -> Option<Patch> {
+        cuts.retain(|c| c.start < c.end || !c.with.is_empty());
+        cuts.sort_by_key(|c| (c.start, c.end));
+        cuts.windows(2)
+            .all(|w| w[0].end <= w[1].start)
+            .then_some(Patch { cuts })
+    }
+
+    /// The cuts, in order.
+    pub fn cuts(&self) -> &[Cut] {
+        &self.cuts
+    }
+
+    /// How many bytes the patch removes from the snapshot (negative if it adds).
+    pub fn removed(&self) -> isize {
+        self.cuts
+            .iter()
+            .map(|c| (c.end - c.start) as isize - c.with.len() as isize)
+            .sum()
+    }
+}
+
+/// What adding a patch to the accepted ones gives.
+#[derive(Debug, PartialEq, Eq)]
+enum Merge {
+    /// Every cut lies inside a region already replaced: nothing would change.
+    Subsumed,
+    /// A cut partly overlaps an accepted one.
+    Conflict,
+    /// The combined cuts, in order.
+    Merged(Vec<Cut>),
+}
+
+/// Adds `patch` to `accepted` (cuts in order, not overlapping). A new cut that covers accepted
+/// cuts replaces them (so does one on the same range with other bytes); one inside an accepted
+/// cut is dropped, since that region is already replaced.
+fn merge(accepted: &[Cut], patch: &Patch) -> Merge {
+    let mut out: Vec<Cut> = accepted.to_vec();
+    let mut changed = false;
+    for cut in &patch.cuts {
+        let same_range = |a: &Cut| (a.start, a.end) == (cut.start, cut.end);
+        let inside = |a: &Cut| a.start <= cut.start && cut.end <= a.end;
+        let covers = |a: &Cut| cut.start <= a.start && a.end <= cut.end;
+        if out
+            .iter()
+            .any(|a| a == cut || (inside(a) && !same_range(a)))
+        {
+            continue;
+        }
+        if out
+            .iter()
+            .any(|a| a.start < cut.end && cut.start < a.end && !covers(a))
+        {
+            return Merge::Conflict;
+        }
+        out.retain(|a| !covers(a));
+        out.push(cut.clone());
+        changed = true;
+    }
+    if !changed {
+        return Merge::Subsumed;
+    }
+    out.sort_by_key(|c| (c.start, c.end));
+    Merge::Merged(out)
+}
+
+/// The snapshot with `cuts` applied.
+fn render(snapshot: &[u8], cuts: &[Cut]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(snapshot.len());
+    let mut at = 0;
+    for c in cuts {
+        out.extend_from_slice(&snapshot[at..c.start]);
+        out.extend_from_slice(&c.with);
+        at = c.end;
+    }
+    out.extend_from_slice(&snapshot[at..]);
+    out
+}
+
+/// Tests `candidates` (patches of the driver's best as it is now) in order, each with every
+/// candidate accepted before it; returns how many were accepted. The order of acceptance, and
+/// so the result, is the same for every `--jobs`.
+pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
+    let snapshot = driver.best_shared();
+    let mut accepted: Vec<Cut> = Vec::new();
+    let mut next = 0;
+    let mut successes = 0;
+    loop {
+        let mut k = next;
+        let base = &accepted;
+        let mut proposals = || {
+            while k < candidates.len() {
+                let index = k;
+                k += 1;
+                if let Merge::Merged(cuts) = merge(base, &candidates[index]) {
+                    return Some((render(&snapshot, &cuts), (index, cuts)));
+                }
+            }
+            None
+        };
+        match driver.try_candidates(&mut proposals)? {
+            Some((index, cuts)) => {
+                accepted = cuts;
+                next = index + 1;
+                successes += 1;
+            }
+            None => return Ok(successes),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::EvalOptions;
+    use crate::oracle::FnOracle;
+    use proptest::prelude::*;
+
+    fn cut(start: usize, end: usize) -> Cut {
+        Cut {
+            start,
+            end,
+            with: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn merging_subsumes_covers_and_refuses_overlaps() {
+        let accepted = vec![cut(2, 4)];
+        assert_eq!(merge(&accepted, &Patch::delete(2, 3)), Merge::Subsumed);
+        assert_eq!(merge(&accepted, &Patch::delete(2, 4)), Merge::Subsumed);
+        assert_eq!(merge(&accepted, &Patch::delete(3, 6)), Merge::Conflict);
+        assert_eq!(
+            merge(&accepted, &Patch::delete(1, 5)),
+            Merge::Merged(vec![cut(1, 5)])
+        );
+        assert_eq!(
+            merge(&accepted, &Patch::delete(4, 5)),
+            Merge::Merged(vec![cut(2, 4), cut(4, 5)])
+        );
+        assert!(Patch::of(vec![cut(0, 2), cut(1, 3)]).is_none());
+    }
+
+    #[test]
+    fn a_sweep_keeps_every_success_and_tests_each_candidate_once() {
+        // Interesting while the x survives.
+        let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
+        let mut driver = Driver::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
+        let candidates = vec![
+            Patch::delete(0, 2),
+            Patch::delete(3, 4),
+            Patch::delete(1, 2),
+            Patch::delete(5, 7),
+            Patch::delete(2, 3),
+        ];
+        assert_eq!(sweep(&mut driver, &candidates).unwrap(), 3);
+        assert_eq!(driver.best(), b"x ");
+        // Candidate 3 (inside the first success) cost nothing: 4 tests for 5 candidates.
+        assert_eq!(driver.report().eval.tests_run, 4);
+    }
+
+    proptest! {
+        #[test]
+        fn a_sweep_never_grows_the_input_and_ends_interesting(
+            input in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'x'), Just(b' ')], 1..40),
+            spans in proptest::collection::vec((0usize..40, 1usize..6), 0..20),
+        ) {
+            let mut it = input.iter();
+            let needs_x = it.any(|&b| b == b'x');
+            let oracle = FnOracle::new(|b: &[u8]| !needs_x || b.contains(&b'x'));
+            let mut driver = Driver::new(input.clone(), &oracle, EvalOptions::default());
+            let n = input.len();
+            let candidates: Vec<Patch> = spans
+                .iter()
+                .map(|&(s, w)| Patch::delete(s.min(n), (s + w).min(n)))
+                .collect();
+            sweep(&mut driver, &candidates).unwrap();
+            prop_assert!(driver.best().len() <= n);
+            prop_assert!(!needs_x || driver.best().contains(&b'x'));
+        }
+    }
+}
