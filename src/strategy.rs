@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 10);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 15);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -19,8 +19,9 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    DfaPass, Gated, Hoist, Hollow, Needs, ShortIntervals, ShortenIdentifiers, SiblingRuns,
-    SqueezeWhitespace, TreePass, TreeStrategy, UnitPass,
+    DfaPass, Expressions, Gated, Hoist, Hollow, Integers, LengthAware, LowerBytes, Needs,
+    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TreePass,
+    TreeStrategy, UnitPass,
 };
 use crate::policy::{BinarySplit, ComplementDDMin, DDMin, PolicyFactory, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -31,7 +32,7 @@ use std::sync::Arc;
 pub const STRATEGIES: &[(&str, &str)] = &[
     (
         "default",
-        "on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; bytes on binary input; to a fixpoint, each round only the passes that paid",
+        "on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
     ),
     (
         "classic",
@@ -119,6 +120,7 @@ fn gated(pass: impl Pass + 'static, needs: Needs) -> Box<dyn Pass> {
 fn default_passes() -> Vec<Box<dyn Pass>> {
     use Granularity::*;
     vec![
+        gated(LengthAware::default(), Needs::Binary),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
         gated(Hoist, Needs::Groups),
@@ -128,10 +130,14 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         gated(ShortenIdentifiers::default(), Needs::Text),
         gated(UnitPass::new(Tokens, policy("split").unwrap()), Needs::Text),
         gated(ShortIntervals, Needs::Groups),
+        gated(Expressions, Needs::Groups),
+        gated(Integers, Needs::Groups),
+        gated(ShortenLiterals, Needs::Text),
         gated(
             UnitPass::new(Bytes, policy("split").unwrap()),
             Needs::Binary,
         ),
+        gated(LowerBytes, Needs::Binary),
     ]
 }
 

@@ -10,6 +10,7 @@
 //! use myhill::Needs;
 //! assert!(Needs::Groups.met_by(b"f(x) { y; }"));
 //! assert!(Needs::Groups.met_by(b"<a><b/></a>"));
+//! assert!(Needs::Groups.met_by(b"<item id=\"x\"/>"));
 //! assert!(!Needs::Groups.met_by(b"step 1\nstep 2\n"));
 //! assert!(!Needs::Text.met_by(b"\x00\xde\xad"));
 //! ```
@@ -26,7 +27,7 @@ use crate::schedule::Pass;
 pub enum Needs {
     /// Text: valid UTF-8 without NUL bytes.
     Text,
-    /// Text with at least one group: matching brackets or a markup element.
+    /// Text with at least one group (matching brackets, a markup element) or markup tag.
     Groups,
     /// Binary input (not text).
     Binary,
@@ -43,7 +44,7 @@ impl Needs {
         match self {
             Needs::Text => is_text(input),
             Needs::Binary => !is_text(input),
-            Needs::Groups => is_text(input) && !Structure::new(input).groups().is_empty(),
+            Needs::Groups => is_text(input) && Structure::new(input).is_structured(),
         }
     }
 }

@@ -40,12 +40,7 @@ use crate::schedule::Pass;
 pub struct Hoist;
 
 fn keep(from: usize, to: usize, inner: (usize, usize)) -> Option<Patch> {
-    let del = |start, end| Cut {
-        start,
-        end,
-        with: Vec::new(),
-    };
-    Patch::of(vec![del(from, inner.0), del(inner.1, to)])
+    Patch::of(vec![Cut::delete(from, inner.0), Cut::delete(inner.1, to)])
 }
 
 /// The candidates on `input`, the one that removes the most first.

@@ -69,11 +69,7 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
         && let Some(all) = Patch::of(
             outermost
                 .iter()
-                .map(|&(s, e)| super::patch::Cut {
-                    start: s,
-                    end: e,
-                    with: Vec::new(),
-                })
+                .map(|&(s, e)| super::patch::Cut::delete(s, e))
                 .collect(),
         )
     {

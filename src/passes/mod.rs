@@ -9,17 +9,27 @@
 //! - [`Hoist`]: replaces a group by a group inside it, or by its contents.
 //! - [`SiblingRuns`]: deletes runs of 2 to 8 elements of one sequence.
 //! - [`ShortIntervals`]: deletes runs of 1 to 8 tokens anywhere, on small inputs.
+//! - [`LengthAware`]: on binary input, deletes records and fixes every enclosing length.
+//! - [`Integers`]: makes integer literals as small as the test allows.
+//! - [`LowerBytes`]: lowers the bytes of a binary input toward zero.
+//! - [`ShortenLiterals`]: shortens string literals from inside.
+//! - [`Expressions`]: replaces `a OP b` by an operand, and names and calls by `0`.
 //! - [`Gated`]: any of them, run only on inputs where it can pay ([`Needs`]).
 //!
 //! The last four state their candidates as patches of the input as the pass found it and test
 //! them in one sweep (`patch.rs`), on the bracket structure of `structure.rs`.
 
 mod dfa;
+mod expressions;
 mod gate;
 mod hoist;
 mod hollow;
+mod integers;
 mod intervals;
+mod literals;
+mod lower;
 mod patch;
+mod records;
 mod rename;
 mod siblings;
 mod squeeze;
@@ -28,10 +38,15 @@ mod tree;
 mod units;
 
 pub use dfa::DfaPass;
+pub use expressions::Expressions;
 pub use gate::{Gated, Needs, is_text};
 pub use hoist::Hoist;
 pub use hollow::Hollow;
+pub use integers::Integers;
 pub use intervals::ShortIntervals;
+pub use literals::ShortenLiterals;
+pub use lower::LowerBytes;
+pub use records::LengthAware;
 pub use rename::{Round, ShortenIdentifiers};
 pub use siblings::SiblingRuns;
 pub use squeeze::{SqueezeWhitespace, squeeze};

@@ -1,13 +1,15 @@
 //! Edits of one snapshot, and the sweep that tests them in order, keeping what succeeds.
 //!
-//! Main items: [`Cut`] (a byte range replaced by some bytes), [`Patch`] (one candidate: cuts
-//! that do not overlap) and [`sweep`]. A pass that knows all its candidates up front (hollow
+//! Main items: [`Cut`] (a byte range replaced by some bytes, or a number stored there changed
+//! by some amount), [`Patch`] (one candidate: cuts that do not overlap) and [`sweep`]. A pass that knows all its candidates up front (hollow
 //! every group, hoist a group, delete a run of siblings) states them as patches of the input
 //! as it was when the pass began. The sweep tries them in the pass's order, each together with
 //! every patch accepted before it, so the whole list costs at most one test per candidate,
 //! however many succeed: after a success the sweep goes on with the next candidate instead of
 //! starting over. A candidate whose cuts lie inside a region an accepted patch already
-//! replaced costs nothing; one that partly overlaps such a region is skipped.
+//! replaced costs nothing; one that partly overlaps such a region is skipped. Changes of the
+//! same stored number add up, so two deletions inside one length-prefixed record each shorten
+//! its length field, and both do.
 //!
 //! ```ignore
 //! // Internal: the passes in this folder use it.
@@ -21,7 +23,8 @@
 use crate::driver::Driver;
 use crate::report::Stop;
 
-/// A byte range of the snapshot, `start..end`, replaced by `with`.
+/// A byte range of the snapshot, `start..end`, replaced by `with`, or, when `adjust` is set,
+/// holding an unsigned integer to which `adjust` is added.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cut {
     /// First byte replaced.
@@ -30,6 +33,53 @@ pub struct Cut {
     pub end: usize,
     /// What replaces the range (empty: a deletion).
     pub with: Vec<u8>,
+    /// Instead of `with`: the range is an integer (big-endian if the flag is set) to change
+    /// by the amount.
+    pub adjust: Option<(bool, i64)>,
+}
+
+impl Cut {
+    /// Deleting `start..end`.
+    pub fn delete(start: usize, end: usize) -> Cut {
+        Cut {
+            start,
+            end,
+            with: Vec::new(),
+            adjust: None,
+        }
+    }
+
+    /// Bytes it leaves in place of its range.
+    fn len_after(&self) -> usize {
+        match self.adjust {
+            Some(_) => self.end - self.start,
+            None => self.with.len(),
+        }
+    }
+}
+
+/// The integer stored in `bytes` (at most 8 of them) changed by `delta`, in as many bytes;
+/// `None` if it would not fit or go below zero.
+pub fn adjusted(bytes: &[u8], big_endian: bool, delta: i64) -> Option<Vec<u8>> {
+    let mut value: u64 = 0;
+    for k in 0..bytes.len() {
+        let b = if big_endian {
+            bytes[k]
+        } else {
+            bytes[bytes.len() - 1 - k]
+        };
+        value = (value << 8) | b as u64;
+    }
+    let new = i128::from(value) + i128::from(delta);
+    let limit = 1i128 << (8 * bytes.len() as u32);
+    if new < 0 || new >= limit {
+        return None;
+    }
+    let mut out: Vec<u8> = (0..bytes.len()).map(|k| (new >> (8 * k)) as u8).collect();
+    if big_endian {
+        out.reverse();
+    }
+    Some(out)
 }
 
 /// One candidate edit: cuts in order, none overlapping another.
@@ -47,13 +97,19 @@ impl Patch {
     /// Replacing `start..end` by `with`.
     pub fn replace(start: usize, end: usize, with: Vec<u8>) -> Patch {
         Patch {
-            cuts: vec![Cut { start, end, with }],
+            cuts: vec![Cut {
+                start,
+                end,
+                with,
+                adjust: None,
+            }],
         }
     }
 
     /// Several cuts at once; `None` if two of them overlap. Empty deletions are dropped.
     pub fn of(mut cuts: Vec<Cut>) -> Option<Patch> {
         cuts.retain(|c| c.start < c.end || !c.with.is_empty());
+        cuts.retain(|c| c.adjust.is_none_or(|(_, d)| d != 0));
         cuts.sort_by_key(|c| (c.start, c.end));
         cuts.windows(2)
             .all(|w| w[0].end <= w[1].start)
@@ -69,7 +125,7 @@ impl Patch {
     pub fn removed(&self) -> isize {
         self.cuts
             .iter()
-            .map(|c| (c.end - c.start) as isize - c.with.len() as isize)
+            .map(|c| (c.end - c.start) as isize - c.len_after() as isize)
             .sum()
     }
 }
@@ -87,17 +143,30 @@ enum Merge {
 
 /// Adds `patch` to `accepted` (cuts in order, not overlapping). A new cut that covers accepted
 /// cuts replaces them (so does one on the same range with other bytes); one inside an accepted
-/// cut is dropped, since that region is already replaced.
+/// cut is dropped, since that region is already replaced; changes of the same stored number
+/// add up.
 fn merge(accepted: &[Cut], patch: &Patch) -> Merge {
     let mut out: Vec<Cut> = accepted.to_vec();
     let mut changed = false;
     for cut in &patch.cuts {
         let same_range = |a: &Cut| (a.start, a.end) == (cut.start, cut.end);
+        if let (Some((big, delta)), Some(a)) = (
+            cut.adjust,
+            out.iter_mut().find(|a| same_range(a) && a.adjust.is_some()),
+        ) {
+            let (a_big, a_delta) = a.adjust.expect("found with one");
+            if a_big != big {
+                return Merge::Conflict;
+            }
+            a.adjust = Some((big, a_delta + delta));
+            changed = true;
+            continue;
+        }
         let inside = |a: &Cut| a.start <= cut.start && cut.end <= a.end;
         let covers = |a: &Cut| cut.start <= a.start && a.end <= cut.end;
         if out
             .iter()
-            .any(|a| a == cut || (inside(a) && !same_range(a)))
+            .any(|a| a == cut || (inside(a) && !same_range(a) && a.adjust.is_none()))
         {
             continue;
         }
@@ -118,17 +187,20 @@ fn merge(accepted: &[Cut], patch: &Patch) -> Merge {
     Merge::Merged(out)
 }
 
-/// The snapshot with `cuts` applied.
-fn render(snapshot: &[u8], cuts: &[Cut]) -> Vec<u8> {
+/// The snapshot with `cuts` applied; `None` if a changed number would not fit its bytes.
+fn render(snapshot: &[u8], cuts: &[Cut]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(snapshot.len());
     let mut at = 0;
     for c in cuts {
         out.extend_from_slice(&snapshot[at..c.start]);
-        out.extend_from_slice(&c.with);
+        match c.adjust {
+            Some((big, delta)) => out.extend(adjusted(&snapshot[c.start..c.end], big, delta)?),
+            None => out.extend_from_slice(&c.with),
+        }
         at = c.end;
     }
     out.extend_from_slice(&snapshot[at..]);
-    out
+    Some(out)
 }
 
 /// Tests `candidates` (patches of the driver's best as it is now) in order, each with every
@@ -146,8 +218,10 @@ pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
             while k < candidates.len() {
                 let index = k;
                 k += 1;
-                if let Merge::Merged(cuts) = merge(base, &candidates[index]) {
-                    return Some((render(&snapshot, &cuts), (index, cuts)));
+                if let Merge::Merged(cuts) = merge(base, &candidates[index])
+                    && let Some(bytes) = render(&snapshot, &cuts)
+                {
+                    return Some((bytes, (index, cuts)));
                 }
             }
             None
@@ -171,11 +245,30 @@ mod tests {
     use proptest::prelude::*;
 
     fn cut(start: usize, end: usize) -> Cut {
-        Cut {
+        Cut::delete(start, end)
+    }
+
+    #[test]
+    fn changes_of_one_stored_number_add_up() {
+        let adjust = |start, delta| Cut {
             start,
-            end,
+            end: start + 2,
             with: Vec::new(),
-        }
+            adjust: Some((false, delta)),
+        };
+        // A little-endian u16 of 300 at 0..2, then 8 bytes of value.
+        let snapshot = [44, 1, 1, 2, 3, 4, 5, 6, 7, 8];
+        let first = Patch::of(vec![adjust(0, -2), cut(2, 4)]).unwrap();
+        let Merge::Merged(one) = merge(&[], &first) else {
+            panic!()
+        };
+        let second = Patch::of(vec![adjust(0, -3), cut(6, 9)]).unwrap();
+        let Merge::Merged(both) = merge(&one, &second) else {
+            panic!()
+        };
+        assert_eq!(render(&snapshot, &both).unwrap(), [39, 1, 3, 4, 8]);
+        assert_eq!(adjusted(&[0, 1], true, -2), None);
+        assert_eq!(adjusted(&[1, 0], true, -2).unwrap(), [0, 254]);
     }
 
     #[test]

@@ -67,6 +67,8 @@ impl Group {
 #[derive(Clone, Debug)]
 pub struct Structure {
     groups: Vec<Group>,
+    /// How many markup tags stand alone (self-closing, comments, declarations).
+    lone_tags: usize,
     /// Per sequence (index 0: the top level; `g + 1`: inside group `g`), its elements' byte
     /// ranges in order.
     sequences: Vec<Vec<(usize, usize)>>,
@@ -291,7 +293,16 @@ impl Structure {
             }
             k += 1;
         }
-        Structure { groups, sequences }
+        Structure {
+            groups,
+            lone_tags: lone.len(),
+            sequences,
+        }
+    }
+
+    /// Whether the input has any nesting at all: a group, or a markup tag.
+    pub fn is_structured(&self) -> bool {
+        !self.groups.is_empty() || self.lone_tags > 0
     }
 
     /// Every group, outer ones before the groups inside them.

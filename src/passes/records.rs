@@ -1,0 +1,464 @@
+//! Length-aware deletion: delete inside length-prefixed records and fix every enclosing length.
+//!
+//! Main type: [`LengthAware`], a [`crate::Pass`]. Many binary formats are records that say
+//! how long they are (type-length-value, chunks, atoms, boxes), and records that hold
+//! records. Deleting anything inside one breaks its length and its parents' lengths, so a
+//! deletion-only reducer can drop whole top-level records and nothing else. This pass infers
+//! the record layout from the bytes, no format known in advance, and proposes deletions that
+//! change every enclosing length field by what they remove.
+//!
+//! **Inferring the layout.** A layout says where the records start (after a header of up to
+//! 16 bytes, a magic number say), how long a record header is (1 to 8 bytes), where in it the
+//! length is (1, 2 or 4 bytes, little- or big-endian) and what the length counts (the bytes
+//! after the header, from the field on, or the whole record). A layout fits if it reads the
+//! input from its start to its very last byte as a chain of records; a record whose value
+//! reads the same way, to its very last byte, is a container. Of the layouts that fit, the
+//! one that finds the most containers wins (each is a coincidence random bytes rarely make;
+//! only kinds of record that always read as containers count), then the earliest start, the
+//! most records, the widest length field and the shortest header; it must find at least [`LengthAware::MIN_RECORDS`] records and
+//! [`LengthAware::MIN_CONTAINERS`] containers, or the pass proposes nothing: random bytes
+//! almost never read that way.
+//!
+//! **Candidates**, in one sweep (`patch.rs`), every enclosing length field changed by what a
+//! deletion removes (changes of one field add up across the sweep): each record deleted,
+//! largest first; each record's value cut to nothing, to one byte and to half; each container
+//! replaced by one of the containers directly inside it. A pass costs at most one test per
+//! candidate, a few per record.
+//!
+//! ```
+//! use myhill::{Driver, EvalOptions, FnOracle, LengthAware, Pass};
+//! // Records: [type][u8 length of the value][value]; type 1 holds records. `Some(found)`
+//! // if every length is right, `found` if a type 9 record lies two lists deep or more.
+//! fn read(b: &[u8], depth: u32) -> Option<bool> {
+//!     let (mut x, mut found) = (0, false);
+//!     while x < b.len() {
+//!         let end = x + 2 + *b.get(x + 1)? as usize;
+//!         let value = b.get(x + 2..end)?;
+//!         found |= match b[x] {
+//!             1 => read(value, depth + 1)?,
+//!             9 => depth >= 2,
+//!             _ => false,
+//!         };
+//!         x = end;
+//!     }
+//!     Some(found)
+//! }
+//! let record = |kind: u8, value: &[u8]| [&[kind, value.len() as u8][..], value].concat();
+//! let leaves = |n: u8| (0..n).flat_map(|k| record(2, &[k; 3])).collect::<Vec<u8>>();
+//! let inner = [leaves(2), record(9, &[7, 7]), leaves(2)].concat();
+//! let input = [
+//!     record(1, &leaves(3)),
+//!     record(1, &[record(1, &inner), leaves(2)].concat()),
+//!     record(1, &leaves(2)),
+//! ]
+//! .concat();
+//! let oracle = FnOracle::new(|b: &[u8]| read(b, 0) == Some(true));
+//! let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+//! LengthAware::default().run(&mut driver).unwrap();
+//! assert_eq!(driver.best(), [1, 4, 1, 2, 9, 0]);
+//! ```
+//!
+//! Limits: one layout per input, the same at every depth; lengths stored as plain unsigned
+//! integers (no varints); inputs over 4 MiB are left alone. notes/length-aware.md measures it.
+
+use super::patch::{Cut, Patch, sweep};
+use crate::driver::Driver;
+use crate::report::Stop;
+use crate::schedule::Pass;
+
+/// Deletes records, fixing enclosing lengths; see the module doc.
+#[derive(Clone, Debug, Default)]
+pub struct LengthAware {
+    /// The layout believed on an earlier run: kept while it still reads the input, which a
+    /// small input may do with too few records to be believed on its own.
+    layout: Option<Layout>,
+}
+
+impl LengthAware {
+    /// A layout must find at least this many records to be believed.
+    pub const MIN_RECORDS: usize = 8;
+    /// ... and this many containers: each is a chain of records that ends exactly where its
+    /// parent says, which random bytes read under some layout about once in a hundred
+    /// records.
+    pub const MIN_CONTAINERS: usize = 3;
+    /// Larger inputs are left to other passes.
+    pub const MAX_BYTES: usize = 4 << 20;
+}
+
+/// What a length counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Base {
+    /// The bytes after the header.
+    Value,
+    /// The bytes from the length field on.
+    Field,
+    /// The whole record.
+    Record,
+}
+
+/// Where records are and how long they say they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Layout {
+    start: usize,
+    header: usize,
+    len_at: usize,
+    width: usize,
+    big_endian: bool,
+    base: Base,
+}
+
+/// One record: its bytes, its length field, and its place in the tree.
+#[derive(Clone, Debug)]
+struct Record {
+    start: usize,
+    end: usize,
+    parent: Option<usize>,
+    container: bool,
+}
+
+fn read(bytes: &[u8], at: usize, width: usize, big_endian: bool) -> Option<u64> {
+    let field = bytes.get(at..at + width)?;
+    let mut v = 0u64;
+    for k in 0..width {
+        let b = if big_endian {
+            field[k]
+        } else {
+            field[width - 1 - k]
+        };
+        v = (v << 8) | b as u64;
+    }
+    Some(v)
+}
+
+impl Layout {
+    /// Where the record at `x` ends, if its length is plausible within `limit`.
+    fn record_end(&self, input: &[u8], x: usize, limit: usize) -> Option<usize> {
+        let v = usize::try_from(read(input, x + self.len_at, self.width, self.big_endian)?).ok()?;
+        let end = match self.base {
+            Base::Value => x.checked_add(self.header)?.checked_add(v)?,
+            Base::Field => x.checked_add(self.len_at)?.checked_add(v)?,
+            Base::Record => x.checked_add(v)?,
+        };
+        (end >= x + self.header && end <= limit).then_some(end)
+    }
+
+    /// The records from `from` to exactly `to`, if the bytes read that way.
+    fn chain(&self, input: &[u8], from: usize, to: usize) -> Option<Vec<(usize, usize)>> {
+        let mut out = Vec::new();
+        let mut x = from;
+        while x < to {
+            let end = self.record_end(input, x, to)?;
+            out.push((x, end));
+            x = end;
+        }
+        Some(out)
+    }
+
+    /// The record tree of `input`, or `None` if the top level does not read to the end.
+    fn tree(&self, input: &[u8]) -> Option<Vec<Record>> {
+        let top = self.chain(input, self.start, input.len())?;
+        let mut records: Vec<Record> = Vec::new();
+        // (record span, parent, depth) still to look into.
+        let mut todo: Vec<((usize, usize), Option<usize>, usize)> =
+            top.into_iter().rev().map(|r| (r, None, 0)).collect();
+        while let Some(((start, end), parent, depth)) = todo.pop() {
+            let index = records.len();
+            records.push(Record {
+                start,
+                end,
+                parent,
+                container: false,
+            });
+            let value = start + self.header;
+            if depth < 16
+                && end - value >= self.header
+                && let Some(children) = self.chain(input, value, end)
+            {
+                records[index].container = true;
+                todo.extend(
+                    children
+                        .into_iter()
+                        .rev()
+                        .map(|c| (c, Some(index), depth + 1)),
+                );
+            }
+        }
+        Some(records)
+    }
+
+    /// The header bytes of record `r` other than its length: its type, in most formats.
+    fn kind<'a>(&self, input: &'a [u8], r: &Record) -> (&'a [u8], &'a [u8]) {
+        let header = &input[r.start..r.start + self.header];
+        (&header[..self.len_at], &header[self.len_at + self.width..])
+    }
+
+    /// Keeps as containers only the records of kinds whose every record with room for a
+    /// child reads as a container: a leaf whose bytes happen to read as records is a leaf.
+    fn settle_containers(&self, input: &[u8], records: &mut [Record]) {
+        if self.header == self.width {
+            return;
+        }
+        let mut kinds: std::collections::HashMap<(&[u8], &[u8]), bool> = Default::default();
+        for r in records.iter() {
+            if r.end - r.start >= 2 * self.header {
+                *kinds.entry(self.kind(input, r)).or_insert(true) &= r.container;
+            }
+        }
+        for r in records.iter_mut() {
+            r.container &= kinds.get(&self.kind(input, r)).copied().unwrap_or(false);
+        }
+    }
+
+    /// The bytes of record `r`'s length field.
+    fn field(&self, r: &Record) -> (usize, usize) {
+        let at = r.start + self.len_at;
+        (at, at + self.width)
+    }
+}
+
+/// The layout of `input` that finds the most records, with its tree, if one is believable.
+fn infer(input: &[u8]) -> Option<(Layout, Vec<Record>)> {
+    if input.len() > LengthAware::MAX_BYTES {
+        return None;
+    }
+    let mut best: Option<(Layout, Vec<Record>)> = None;
+    for start in 0..=input.len().min(16) {
+        for header in 1..=8usize {
+            for width in [1usize, 2, 4] {
+                for len_at in 0..=header.saturating_sub(width) {
+                    if width > header {
+                        continue;
+                    }
+                    for big_endian in [false, true] {
+                        if width == 1 && big_endian {
+                            continue;
+                        }
+                        for base in [Base::Value, Base::Field, Base::Record] {
+                            let layout = Layout {
+                                start,
+                                header,
+                                len_at,
+                                width,
+                                big_endian,
+                                base,
+                            };
+                            let Some(mut tree) = layout.tree(input) else {
+                                continue;
+                            };
+                            layout.settle_containers(input, &mut tree);
+                            let score = |t: &[Record], l: &Layout| {
+                                let containers = t.iter().filter(|r| r.container).count();
+                                let short = std::cmp::Reverse(l.header);
+                                (
+                                    containers,
+                                    std::cmp::Reverse(l.start),
+                                    t.len(),
+                                    l.width,
+                                    short,
+                                )
+                            };
+                            let better = best
+                                .as_ref()
+                                .is_none_or(|(b, t)| score(&tree, &layout) > score(t, b));
+                            if better {
+                                best = Some((layout, tree));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    best.filter(|(_, tree)| {
+        tree.len() >= LengthAware::MIN_RECORDS
+            && tree.iter().filter(|r| r.container).count() >= LengthAware::MIN_CONTAINERS
+    })
+}
+
+/// `cuts` plus every length field enclosing a change of `removed` bytes inside record `r`
+/// (its own and its ancestors') changed by `-removed`.
+fn with_fixups(
+    layout: &Layout,
+    records: &[Record],
+    mut at: Option<usize>,
+    removed: usize,
+    mut cuts: Vec<Cut>,
+) -> Option<Patch> {
+    while let Some(r) = at {
+        let (s, e) = layout.field(&records[r]);
+        cuts.push(Cut {
+            start: s,
+            end: e,
+            with: Vec::new(),
+            adjust: Some((layout.big_endian, -(removed as i64))),
+        });
+        at = records[r].parent;
+    }
+    Patch::of(cuts)
+}
+
+/// The candidates on `input` under `layout`.
+fn candidates(layout: Layout, records: &[Record]) -> Vec<Patch> {
+    let mut deletions = Vec::new();
+    let mut values = Vec::new();
+    let mut hoists = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        let size = r.end - r.start;
+        deletions.extend(with_fixups(
+            &layout,
+            records,
+            r.parent,
+            size,
+            vec![Cut::delete(r.start, r.end)],
+        ));
+        let value = r.start + layout.header;
+        let len = r.end - value;
+        for keep in [0, 1, len / 2] {
+            if keep < len {
+                values.extend(with_fixups(
+                    &layout,
+                    records,
+                    Some(i),
+                    len - keep,
+                    vec![Cut::delete(value + keep, r.end)],
+                ));
+            }
+        }
+        if r.container {
+            for c in records
+                .iter()
+                .filter(|c| c.parent == Some(i) && c.container)
+            {
+                let removed = size - (c.end - c.start);
+                hoists.extend(with_fixups(
+                    &layout,
+                    records,
+                    r.parent,
+                    removed,
+                    vec![Cut::delete(r.start, c.start), Cut::delete(c.end, r.end)],
+                ));
+            }
+        }
+    }
+    let by_size = |v: &mut Vec<Patch>| v.sort_by_key(|p| std::cmp::Reverse(p.removed()));
+    by_size(&mut deletions);
+    by_size(&mut values);
+    by_size(&mut hoists);
+    deletions.into_iter().chain(values).chain(hoists).collect()
+}
+
+impl Pass for LengthAware {
+    fn name(&self) -> String {
+        "length-aware".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let input = driver.best();
+        let kept = self.layout.and_then(|l| {
+            let mut tree = l.tree(input)?;
+            l.settle_containers(input, &mut tree);
+            Some((l, tree))
+        });
+        let Some((layout, records)) = kept.or_else(|| infer(input)) else {
+            return Ok(());
+        };
+        if self.layout != Some(layout) {
+            driver.count("length-aware.layouts_found", 1);
+            self.layout = Some(layout);
+        }
+        let candidates = candidates(layout, &records);
+        sweep(driver, &candidates).map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Records `[type][u16 LE length][value]` after a 4-byte magic; type 0x10 holds records.
+    fn tlv(depth: u32, seed: &mut u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        let count = 2 + (*seed % 3) as usize;
+        for _ in 0..count {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let value = if depth > 0 && seed.is_multiple_of(2) {
+                (0x10u8, tlv(depth - 1, seed))
+            } else {
+                let len = (*seed >> 40) as usize % 9;
+                (1u8 + (*seed >> 20) as u8 % 14, vec![0xAB; len])
+            };
+            out.push(value.0);
+            out.extend((value.1.len() as u16).to_le_bytes());
+            out.extend(value.1);
+        }
+        out
+    }
+
+    #[test]
+    fn the_layout_of_nested_records_is_found() {
+        let mut seed = 7;
+        let mut input = b"MHR1".to_vec();
+        input.extend(tlv(3, &mut seed));
+        let (layout, records) = infer(&input).unwrap();
+        assert_eq!(
+            (layout.start, layout.header, layout.len_at, layout.width),
+            (4, 3, 1, 2)
+        );
+        assert!(!layout.big_endian && layout.base == Base::Value);
+        assert!(records.iter().any(|r| r.container));
+    }
+
+    #[test]
+    fn random_bytes_have_no_believable_layout() {
+        let mut x = 0x9e3779b97f4a7c15u64;
+        for len in [64, 200, 512, 1000, 2048, 4096, 4096, 4096, 8192, 8192] {
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x >> 24) as u8
+                })
+                .collect();
+            assert!(infer(&bytes).is_none(), "{len} random bytes");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn every_candidate_keeps_every_length_right(seed in any::<u64>()) {
+            let mut s = seed;
+            let mut input = b"MHR1".to_vec();
+            input.extend(tlv(3, &mut s));
+            let Some((layout, records)) = infer(&input) else { return Ok(()); };
+            for patch in candidates(layout, &records) {
+                prop_assert!(patch.removed() > 0);
+                let Some(out) = apply(&input, &patch) else { continue };
+                // Still reads to the end under the same layout.
+                prop_assert!(layout.tree(&out).is_some(), "{:?}", patch);
+            }
+        }
+    }
+
+    fn apply(input: &[u8], patch: &Patch) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for c in patch.cuts() {
+            out.extend_from_slice(&input[at..c.start]);
+            match c.adjust {
+                Some((big, d)) => out.extend(super::super::patch::adjusted(
+                    &input[c.start..c.end],
+                    big,
+                    d,
+                )?),
+                None => out.extend_from_slice(&c.with),
+            }
+            at = c.end;
+        }
+        out.extend_from_slice(&input[at..]);
+        Some(out)
+    }
+}
