@@ -34,6 +34,13 @@ pub enum Error {
         /// The names there are, comma-separated.
         known: String,
     },
+    /// No pass has this name.
+    UnknownPass {
+        /// The name asked for.
+        name: String,
+        /// The names there are, comma-separated.
+        known: String,
+    },
     /// The test does not find the unchanged original interesting.
     NotInteresting(Box<Outcome>),
     /// The test hangs on the unchanged original.
@@ -61,6 +68,12 @@ impl fmt::Display for Error {
             Error::BadTest(msg) | Error::BadOption(msg) | Error::Oracle(msg) => f.write_str(msg),
             Error::UnknownStrategy { name, known } => {
                 write!(f, "unknown strategy {name:?}; choose one of: {known}")
+            }
+            Error::UnknownPass { name, known } => {
+                write!(
+                    f,
+                    "unknown pass {name:?}; the passes are: {known} (see --list-passes)"
+                )
             }
             Error::NotInteresting(outcome) => write!(
                 f,

@@ -93,7 +93,7 @@ pub use policy::{
 pub use reduction::{Finished, ReduceOptions, Reduction};
 pub use report::{EvalStats, Event, Figure, PassStats, Report, Stop};
 pub use schedule::{Pass, Schedule};
-pub use strategy::{STRATEGIES, Strategy};
+pub use strategy::{STRATEGIES, Strategy, pass_named, passes, schedule_of};
 pub use test_command::{
     Diagnosis, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand, TestSpec,
     dynamic_timeout, parse_timeout,

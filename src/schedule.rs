@@ -42,3 +42,17 @@ pub struct Schedule {
     /// Repeat rounds until one removes nothing.
     pub to_fixpoint: bool,
 }
+
+impl Schedule {
+    /// The names of its passes, in order.
+    pub fn names(&self) -> Vec<String> {
+        self.passes.iter().map(|p| p.name()).collect()
+    }
+
+    /// Drops the passes called `name`; whether there was one.
+    pub fn skip(&mut self, name: &str) -> bool {
+        let before = self.passes.len();
+        self.passes.retain(|p| p.name() != name);
+        self.passes.len() < before
+    }
+}

@@ -1,7 +1,8 @@
 //! Named strategies: how `--strategy NAME` and `--units` become a schedule of passes.
 //!
 //! Main items: [`Strategy`] (a name and optional units; [`Strategy::schedule`] builds its
-//! passes) and [`STRATEGIES`] (every name with a one-line description). A single policy given
+//! passes), [`STRATEGIES`] (every name with a one-line description), [`passes`] (every pass
+//! that can be named, with what it does) and [`schedule_of`] (a schedule of named passes). A single policy given
 //! without units runs over lines, then tokens, then bytes, repeated to a fixpoint, as
 //! line-then-character reducers do; with units it runs over those units once (the policy's own
 //! fixpoint).
@@ -12,6 +13,8 @@
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
+//! let mine = myhill::schedule_of(&["hollow".into(), "split/tokens".into()]).unwrap();
+//! assert_eq!(mine.passes[1].name(), "split/tokens");
 //! ```
 //!
 //! Limits: every strategy here is deterministic; the same input and test give the same output.
@@ -80,6 +83,130 @@ pub const STRATEGIES: &[(&str, &str)] = &[
         "the DFA induction pass alone, without its DDMin companion; ends interval-minimal",
     ),
 ];
+
+/// What the passes that can be named do, for `--list-passes` and errors: every pass of every
+/// strategy, by the name it has in the summary table.
+pub fn passes() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut add = |name: &str, what: &str| out.push((name.to_string(), what.to_string()));
+    add(
+        "length-aware",
+        "binary input: infer a record layout from the bytes, delete records and cut values, fixing every enclosing length field",
+    );
+    for tree in TreeStrategy::ALL {
+        let what = match tree {
+            TreeStrategy::TPdd => "T-PDD over a tree inferred from brackets, lines and separators",
+            TreeStrategy::Hdd => "HDD over the inferred tree, DDMin per level",
+            TreeStrategy::HddProbDD => "HDD over the inferred tree, ProbDD per level",
+            TreeStrategy::Perses => "Perses over the inferred tree",
+            TreeStrategy::PersesProbDD => "Perses over the inferred tree, ProbDD per list",
+        };
+        add(&format!("{tree}/tree"), what);
+    }
+    add(
+        "hollow",
+        "empty bracket groups, markup elements and string literals ({...} becomes {})",
+    );
+    add(
+        "hoist",
+        "replace a group by a group inside it or by its contents (f(g(x)) becomes g(x))",
+    );
+    for (policy, what) in [
+        ("split", "adaptive binary splitting"),
+        ("ddmin", "DDMin"),
+        ("probdd", "ProbDD"),
+        ("ddmin-complement", "ddmin removing one chunk at a time"),
+    ] {
+        for g in [Granularity::Lines, Granularity::Tokens, Granularity::Bytes] {
+            add(&format!("{policy}/{g}"), &format!("{what} over {g}"));
+        }
+    }
+    add(
+        "squeeze/whitespace",
+        "shorten every whitespace run and trim the ends, in one test",
+    );
+    add(
+        "siblings",
+        "delete runs of 2 to 8 elements of one sequence (name(){}, \"key\": value,)",
+    );
+    add(
+        "rename/identifiers",
+        "rename each identifier to the shortest unused name",
+    );
+    add(
+        "intervals/tokens",
+        "delete every run of 1 to 8 tokens at every position (inputs of at most 1,000 tokens)",
+    );
+    add(
+        "expressions",
+        "replace a OP b by a or b, and names and calls by 0",
+    );
+    add(
+        "integers",
+        "integer literals to 0, 1, or the smallest value that passes",
+    );
+    add("literals", "shorten string literals from inside");
+    add("lower/bytes", "lower bytes toward zero");
+    for g in [Granularity::Lines, Granularity::Tokens, Granularity::Bytes] {
+        add(
+            &format!("dfa/{g}"),
+            &format!("SAT-backed DFA induction over {g}; ends interval-minimal"),
+        );
+    }
+    out
+}
+
+/// The pass called `name` (as [`passes`] lists it), with no gate: a pass named by the user
+/// runs on whatever input it gets.
+pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
+    let unknown = || Error::UnknownPass {
+        name: name.to_string(),
+        known: passes()
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    let fixed: Option<Box<dyn Pass>> = match name {
+        "length-aware" => Some(Box::new(LengthAware::default())),
+        "hollow" => Some(Box::new(Hollow)),
+        "hoist" => Some(Box::new(Hoist)),
+        "squeeze/whitespace" => Some(Box::new(SqueezeWhitespace)),
+        "siblings" => Some(Box::new(SiblingRuns)),
+        "rename/identifiers" => Some(Box::new(ShortenIdentifiers::default())),
+        "intervals/tokens" => Some(Box::new(ShortIntervals)),
+        "expressions" => Some(Box::new(Expressions)),
+        "integers" => Some(Box::new(Integers)),
+        "literals" => Some(Box::new(ShortenLiterals)),
+        "lower/bytes" => Some(Box::new(LowerBytes)),
+        _ => None,
+    };
+    if let Some(pass) = fixed {
+        return Ok(pass);
+    }
+    let (head, tail) = name.split_once('/').ok_or_else(unknown)?;
+    if tail == "tree" {
+        let tree: TreeStrategy = head.parse().map_err(|_| unknown())?;
+        return Ok(Box::new(TreePass::new(tree)));
+    }
+    let g: Granularity = tail.parse().map_err(|_| unknown())?;
+    if head == "dfa" {
+        return Ok(Box::new(DfaPass::new(g, DfaOptions::default())));
+    }
+    let factory = policy(head).ok_or_else(unknown)?;
+    Ok(Box::new(UnitPass::new(g, factory)))
+}
+
+/// A schedule of the passes called `names`, in that order, repeated to a fixpoint.
+pub fn schedule_of(names: &[String]) -> Result<Schedule, Error> {
+    Ok(Schedule {
+        passes: names
+            .iter()
+            .map(|n| pass_named(n))
+            .collect::<Result<_, _>>()?,
+        to_fixpoint: true,
+    })
+}
 
 /// The names, comma-separated, for messages.
 pub fn names() -> String {

@@ -654,3 +654,95 @@ fn help_reads_well() {
         assert!(text.contains(needle), "reduce --help lacks {needle}");
     }
 }
+
+#[test]
+fn passes_run_exactly_the_named_passes_in_order_and_skip_pass_drops_one() {
+    let case = Case::new();
+    case.file("in.txt", b"aaa\n{ b x c }\nddd\n");
+    case.script("t.sh", r#"grep -q x "$1""#);
+    let out = case.run(&[
+        "reduce",
+        "--allow-trivial",
+        "--passes",
+        "squeeze/whitespace,split/tokens,hollow",
+        "./t.sh",
+        "in.txt",
+        "-o",
+        "out",
+        "--stats-json",
+        "s.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let stats = json(&case.path("s.json"));
+    let names: Vec<&str> = stats["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["squeeze/whitespace", "split/tokens", "hollow"]);
+
+    let out = case.run(&[
+        "reduce",
+        "--allow-trivial",
+        "--skip-pass",
+        "tpdd/tree,hollow",
+        "./t.sh",
+        "in.txt",
+        "-o",
+        "out2",
+        "--stats-json",
+        "s2.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let stats = json(&case.path("s2.json"));
+    let names: Vec<&str> = stats["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"hoist") && !names.contains(&"tpdd/tree") && !names.contains(&"hollow")
+    );
+
+    for bad in [&["--passes", "nope"][..], &["--skip-pass", "nope"]] {
+        let mut args = vec!["reduce"];
+        args.extend(bad);
+        args.extend(["./t.sh", "in.txt"]);
+        let out = case.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn list_passes_names_and_describes_every_pass() {
+    let out = Command::new(BIN).arg("--list-passes").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in [
+        "length-aware",
+        "tpdd/tree",
+        "hollow",
+        "hoist",
+        "split/lines",
+        "siblings",
+        "intervals/tokens",
+        "expressions",
+        "integers",
+        "literals",
+        "lower/bytes",
+        "dfa/lines",
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} missing from\n{text}"));
+        assert!(
+            line.split_whitespace().count() > 2,
+            "{name} has no description"
+        );
+    }
+    assert!(text.contains("default ") && text.contains("length-aware, tpdd/tree"));
+}

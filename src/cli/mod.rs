@@ -30,8 +30,12 @@ use std::path::PathBuf;
         FILE.orig and the best result so far is always on disk."
 )]
 pub struct Cli {
+    /// List every pass, what it does, and the passes of each strategy, then exit.
+    #[arg(long)]
+    pub list_passes: bool,
+
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -252,6 +256,15 @@ pub struct ReduceArgs {
     #[arg(long, value_name = "UNITS")]
     pub units: Option<Granularity>,
 
+    /// Run exactly these passes, in this order, to a fixpoint, instead of a strategy (names
+    /// from `myhill --list-passes`, comma-separated).
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',', conflicts_with_all = ["strategy", "units"])]
+    pub passes: Option<Vec<String>>,
+
+    /// Leave this pass out of the schedule (repeat it, or give several comma-separated).
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    pub skip_pass: Vec<String>,
+
     /// Seed for randomized passes; every current strategy is deterministic and ignores it.
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seed: u64,
@@ -275,6 +288,24 @@ pub struct ReduceArgs {
     pub allow_trivial: bool,
 }
 
+/// Prints every pass and what it does, then each strategy's passes.
+fn list_passes() {
+    out::out("Passes (name: what it does):");
+    for (name, what) in myhill::passes() {
+        out::out(format!("  {name:<24} {what}"));
+    }
+    out::out("");
+    out::out("Strategies (name: its passes, in order):");
+    for (name, _) in myhill::STRATEGIES {
+        if let Ok(strategy) = myhill::Strategy::named(name) {
+            out::out(format!(
+                "  {name:<18} {}",
+                strategy.schedule().names().join(", ")
+            ));
+        }
+    }
+}
+
 fn strategy_help() -> String {
     let mut s = String::from("The reduction strategy. One of:\n");
     for (name, what) in myhill::STRATEGIES {
@@ -286,10 +317,17 @@ fn strategy_help() -> String {
 /// Runs the parsed command and returns the process's exit code.
 pub fn run(cli: Cli) -> i32 {
     let result = match cli.command {
-        Command::Reduce(args) => reduce::run(args),
-        Command::Bisect(args) => bisect::run(args),
-        Command::Check(args) => check::run(args),
-        Command::Compare(args) => compare::run(args),
+        _ if cli.list_passes => {
+            list_passes();
+            Ok(exit::Exit::Ok)
+        }
+        None => Err(Fail::usage(
+            "give a subcommand (reduce, check, compare, bisect) or --list-passes; see myhill --help",
+        )),
+        Some(Command::Reduce(args)) => reduce::run(args),
+        Some(Command::Bisect(args)) => bisect::run(args),
+        Some(Command::Check(args)) => check::run(args),
+        Some(Command::Compare(args)) => compare::run(args),
     };
     match result {
         Ok(exit) => exit.code(),

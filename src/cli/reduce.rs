@@ -28,7 +28,20 @@ impl Keeper {
 }
 
 pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
-    let strategy = Strategy::named(&args.strategy)?.with_units(args.units);
+    let mut schedule = match &args.passes {
+        Some(names) => myhill::schedule_of(names)?,
+        None => Strategy::named(&args.strategy)?
+            .with_units(args.units)
+            .schedule(),
+    };
+    for name in &args.skip_pass {
+        if !schedule.skip(name) {
+            return Err(Fail::usage(format!(
+                "--skip-pass {name}: no such pass in this schedule; it has {}",
+                schedule.names().join(", ")
+            )));
+        }
+    }
     if let Some(o) = &args.output {
         check_output(o, &args.t.input)?;
     }
@@ -88,7 +101,7 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
             ui.borrow_mut().event(event);
         });
     }
-    let finished = reduction.run(&mut strategy.schedule())?;
+    let finished = reduction.run(&mut schedule)?;
     drop(reduction);
     ui.borrow_mut().finish_line();
 
