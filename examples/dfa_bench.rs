@@ -7,14 +7,20 @@
 //!     cargo run --release --example dfa_bench --only=dfa-pass,ddmin random
 //!     cargo run --release --example dfa_bench --window=512 --solve-ms=250 --proof-kib=512
 //!     cargo run --release --example dfa_bench --max-clauses=250000 --max-colours=32
+//!     cargo run --release --example dfa_bench --probe-colours=4 --probe-rounds=8 --pairs=0
+//!     cargo run --release --example dfa_bench --conflicts=20000     (with --features cadical)
 //!
 //! Strategies: `ddmin` and `probdd` (one run of the policy), `dfa` (the `dfa` schedule: ddmin,
 //! then the DFA pass, to a fixpoint), `dfa-pass` (the DFA pass alone) and `intervals` (the DFA
-//! pass with SAT switched off: canonical intervals widest first, the baseline SAT must beat).
+//! pass with SAT switched off: canonical intervals widest first, the baseline SAT must beat),
+//! `ddmin+check` (ddmin, then a brute-force interval check through `certify` on the shared
+//! cache, to a fixpoint: the other way to end interval-minimal) and `default` (the default
+//! schedule, units ignored).
 
 use myhill::{
-    DDMin, DfaOptions, DfaPass, Figure, FnOracle, Granularity, Pass, Policy, ProbDD, ReduceOptions,
-    Reduction, Schedule, UnitPass, Units,
+    Certificate, DDMin, DfaOptions, DfaPass, Driver, Figure, FnOracle, Granularity, Minimality,
+    Pass, Policy, ProbDD, ReduceOptions, Reduction, Schedule, Stop, Strategy, UnitPass, Units,
+    certify,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -95,6 +101,92 @@ fn balanced_with_x(b: &[u8]) -> bool {
     depth == 0 && b.contains(&b'x')
 }
 
+fn nested_with_bb(b: &[u8]) -> bool {
+    let mut stack = Vec::new();
+    for &c in b {
+        match c {
+            b'(' | b'[' => stack.push(c),
+            b')' if stack.pop() != Some(b'(') => return false,
+            b']' if stack.pop() != Some(b'[') => return false,
+            _ => {}
+        }
+    }
+    stack.is_empty() && b.windows(2).any(|w| w == b"bb")
+}
+
+fn odd_abc_with_x(b: &[u8]) -> bool {
+    let Some(x) = b.iter().position(|&c| c == b'X') else {
+        return false;
+    };
+    let blocks = |s: &[u8]| {
+        (s.len().is_multiple_of(3) && s.chunks(3).all(|c| c == b"abc")).then_some(s.len() / 3)
+    };
+    match (blocks(&b[..x]), blocks(&b[x + 1..])) {
+        (Some(l), Some(r)) => !(l + r).is_multiple_of(2),
+        _ => false,
+    }
+}
+
+fn json_config_needle(b: &[u8]) -> bool {
+    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(b) else {
+        return false;
+    };
+    doc.get("config")
+        .and_then(|c| c.get("needle"))
+        .is_some_and(|v| v.as_u64() == Some(42) && !v.is_f64())
+}
+
+/// The families of examples/families/ (the same inputs and, in Rust, the same tests as their
+/// interesting.sh).
+fn families() -> Vec<Case> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/families");
+    let read = |name: &str| {
+        std::fs::read(format!("{dir}/{name}/input"))
+            .unwrap_or_else(|e| panic!("reading {dir}/{name}/input: {e}"))
+    };
+    let mut out = Vec::new();
+    for (name, what) in [
+        (
+            "parens-215",
+            "balanced parentheses keeping an x, 215 bytes (bytes)",
+        ),
+        ("parens-397", "the same at 397 bytes (bytes)"),
+        ("parens-597", "the same at 597 bytes (bytes)"),
+        ("parens-797", "the same at 797 bytes (bytes)"),
+        ("parens-1003", "the same at 1,003 bytes (bytes)"),
+    ] {
+        out.push(Case {
+            name,
+            what,
+            input: read(name),
+            granularity: Granularity::Bytes,
+            test: Arc::new(balanced_with_x),
+        });
+    }
+    out.push(Case {
+        name: "nested-bb",
+        what: "nested () and [] keeping bb, 150 bytes (bytes)",
+        input: read("nested-bb"),
+        granularity: Granularity::Bytes,
+        test: Arc::new(nested_with_bb),
+    });
+    out.push(Case {
+        name: "abc-x",
+        what: "abc 133 times with an X; an odd number of blocks (bytes)",
+        input: read("abc-x"),
+        granularity: Granularity::Bytes,
+        test: Arc::new(odd_abc_with_x),
+    });
+    out.push(Case {
+        name: "json-small",
+        what: "206 bytes of JSON needing config.needle = 42 (bytes)",
+        input: read("json-small"),
+        granularity: Granularity::Bytes,
+        test: Arc::new(json_config_needle),
+    });
+    out
+}
+
 fn cases() -> Vec<Case> {
     let seed_200: Vec<u8> = (0..200)
         .flat_map(|i| format!("step {i}\n").into_bytes())
@@ -139,6 +231,32 @@ fn cases() -> Vec<Case> {
             test: Arc::new(balanced_with_x),
         },
     ]
+    .into_iter()
+    .chain(families())
+    .collect()
+}
+
+/// The brute-force interval check on the shared cache: certify, and on a deletable interval
+/// accept the smaller input (a cache hit) and certify again.
+struct Check(Granularity);
+
+impl Pass for Check {
+    fn name(&self) -> String {
+        format!("check/{}", self.0)
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        loop {
+            let units = Units::cut(driver.best(), self.0);
+            match certify(driver.evaluator(), &units, Minimality::IntervalMinimal)? {
+                Certificate::Minimal { .. } => return Ok(()),
+                Certificate::NotMinimal { smaller, .. } => {
+                    let mut once = Some((smaller, ()));
+                    driver.try_candidates(&mut || once.take())?;
+                }
+            }
+        }
+    }
 }
 
 struct Row {
@@ -188,6 +306,11 @@ fn run(case: &Case, strategy: &str, dfa: &DfaOptions) -> Row {
             to_fixpoint: true,
         },
         "dfa-pass" => one(Box::new(DfaPass::new(g, dfa.clone())), false),
+        "ddmin+check" => Schedule {
+            passes: vec![unit(|| Box::new(DDMin)), Box::new(Check(g))],
+            to_fixpoint: true,
+        },
+        "default" => Strategy::named("default").unwrap().schedule(),
         "intervals" => {
             let options = DfaOptions {
                 use_solver: false,
@@ -238,15 +361,34 @@ fn main() {
     if let Some(k) = number("max-colours") {
         dfa.max_colours = k as usize;
     }
+    if let Some(k) = number("probe-colours") {
+        dfa.probe_colours = k as usize;
+    }
+    if let Some(r) = number("probe-rounds") {
+        dfa.probe_rounds = r as usize;
+    }
+    if let Some(p) = number("pairs") {
+        dfa.pair_batch = p as usize;
+    }
+    if let Some(c) = number("conflicts") {
+        dfa.solve_conflicts = c;
+    }
     let only: Vec<String> = flag("only").into_iter().collect();
     let strategies: Vec<String> = match only.first() {
         Some(o) => o.split(',').map(String::from).collect(),
-        None => ["ddmin", "probdd", "dfa", "dfa-pass", "intervals"]
-            .map(String::from)
-            .to_vec(),
+        None => [
+            "ddmin",
+            "probdd",
+            "dfa",
+            "dfa-pass",
+            "intervals",
+            "ddmin+check",
+        ]
+        .map(String::from)
+        .to_vec(),
     };
     println!(
-        "| case | strategy | oracle calls | final bytes | interval-minimal | wall s | SAT s | solves | max K | longest solve s | gave up (deadline) | accepted path / interval / fallback |"
+        "| case | strategy | oracle calls | final bytes | interval-minimal | wall s | SAT s | solves | max K | longest solve s | gave up (deadline) | accepted path / pair / interval / fallback (probe) |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for case in cases() {
@@ -258,7 +400,7 @@ fn main() {
             let row = run(&case, strategy, &dfa);
             let c = |k: &str| row.counters.get(k).map_or(0.0, |f| f.value());
             println!(
-                "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {:.3} | {} ({}) | {} / {} / {} |",
+                "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {:.3} | {} ({}) | {} / {} / {} / {} ({}) |",
                 case.name,
                 strategy,
                 row.tests,
@@ -272,8 +414,10 @@ fn main() {
                 c("dfa.gave_up"),
                 c("dfa.gave_up_deadline"),
                 c("dfa.accepted_shortest_path"),
+                c("dfa.accepted_pair"),
                 c("dfa.accepted_interval"),
                 c("dfa.accepted_fallback"),
+                c("dfa.accepted_probe"),
             );
         }
     }

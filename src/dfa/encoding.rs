@@ -1,11 +1,13 @@
-//! The colouring problem as SAT on varisat: one live solver per segment, answering every colour bound.
+//! The colouring problem as SAT: one live solver per segment, answering every colour bound.
 //!
 //! Main types: [`Segment`] (the units an encoding covers: the whole word, or a window of it)
 //! and [`ColouringSolver`]. Variables, for `P = n + 1` positions of a segment of `n` units, a
 //! colour cap `K` and the symbols that occur there at least twice (`Σ₂`):
 //! - `x[i][k]`: position `i` may take colour `k` (`P·K`); decoding takes the smallest true one;
 //! - `t[a][p][q]`: colour `p` reading `a` goes to `q` (`|Σ₂|·K²`), at most one `q` per `(a, p)`;
-//! - `used[i][k]`: colour `k` occurs at some position `<= i` (`P·K`), for symmetry breaking.
+//! - `used[i][k]`: colour `k` occurs at some position `<= i` (`P·K`), for symmetry breaking;
+//! - `y[i][j]`, made only for merges named by a learned combination: `x[i][k] ∧ x[j][k] →
+//!   y[i][j]` for every `k`, so `y` is true whenever `i` and `j` share a colour.
 //!
 //! Clauses: each position has exactly one colour (`P·(1 + 3K)`); `x[i][p] ∧ x[i+1][q] →
 //! t[S[i]][p][q]` and, redundant but measured to help, `x[i][p] ∧ t[S[i]][p][q] → x[i+1][q]`
@@ -13,31 +15,39 @@
 //! per `(a, p)`; at-most-one is Sinz's sequential counter (`3K` clauses, pairwise below 7
 //! colours); position 0 takes colour 0 and
 //! colour `k > 0` appears only after colour `k - 1` (`4·P·K`); each learned pair `(i, j)`
-//! gives `¬x[i][k] ∨ ¬x[j][k]` for all `k` (`K` binary clauses, added to the live solver).
+//! gives `¬x[i][k] ∨ ¬x[j][k]` for all `k` (`K` binary clauses, added to the live solver);
+//! each learned combination of merges (a failed shortest path or pair of loops) gives
+//! `¬y[i1][j1] ∨ ¬y[i2][j2] ∨ ...` (plus `K` clauses per new `y`).
 //! The size is `O(n·K²)`: a symbol that occurs once constrains nothing and gets no variables.
 //!
 //! Because colours appear in first-use order, "at most `k` colours" is the single assumption
 //! `¬used[n][k]`, so one solver answers every bound and keeps what it learned between them.
 //!
-//! Limits: varisat has no interrupt or conflict limit. A solve is bounded by asking varisat
-//! to write its proof (its own format: DRAT cannot express assumptions or clauses added
-//! between solves) into a [`Write`] that fails once a proof-byte budget (reproducible: it
-//! tracks conflicts) or a deadline (a safety net against a loaded machine) is spent; the
-//! failure aborts the solve and leaves the solver unusable, so it is rebuilt. The writer sits
-//! behind varisat's 8 KiB buffer, which sets the granularity of both checks.
+//! ```text
+//! "ab" with the learned pair (0, 2): one colour is impossible; two give 0 0 1 or 0 1 1
+//! (colour 0 reading a stays, or colour 1 reading b stays); the combination {(0, 1), (1, 2)}
+//! forbids neither alone, only a colouring with both merges (one colour for all three).
+//! ```
+//!
+//! The solver behind it is varisat, or CaDiCaL with the `cadical` feature (`Backend`, the only
+//! code that names either). Limits: varisat has no interrupt or conflict limit. A solve is
+//! bounded by asking varisat to write its proof (its own format: DRAT cannot express
+//! assumptions or clauses added between solves) into a [`Write`] that fails once a proof-byte
+//! budget (reproducible: it tracks conflicts) or a deadline (a safety net against a loaded
+//! machine) is spent; the failure aborts the solve and leaves the solver unusable, so it is
+//! rebuilt. The writer sits behind varisat's 8 KiB buffer, which sets the granularity of both
+//! checks. CaDiCaL takes a conflict limit per solve and a terminate callback for the deadline,
+//! and stays usable after either stops it.
 
 use super::colouring::Colouring;
-use std::cell::Cell;
-use std::io::{self, Write};
-use std::rc::Rc;
-use std::time::{Duration, Instant};
-use varisat::{ExtendFormula, Lit, ProofFormat, Solver, Var};
+use std::collections::HashMap;
+use std::time::Duration;
 
 /// Why a solve stopped without an answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum GiveUp {
-    /// The proof-byte budget ran out (reproducible).
-    ProofBudget,
+    /// The reproducible budget ran out: proof bytes (varisat) or conflicts (CaDiCaL).
+    Budget,
     /// The deadline passed (depends on the machine's speed and load).
     Deadline,
 }
@@ -51,49 +61,236 @@ pub(crate) enum Answer {
     GaveUp(GiveUp),
 }
 
-/// Limits of one solve.
+/// Limits of one solve. Each backend reads the reproducible bound it can enforce.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SolveBudget {
     pub(crate) time: Duration,
+    /// varisat: proof bytes written before the solve is abandoned.
+    #[cfg_attr(feature = "cadical", allow(dead_code))]
     pub(crate) proof_bytes: u64,
+    /// CaDiCaL: conflicts before the solve is abandoned.
+    #[cfg_attr(not(feature = "cadical"), allow(dead_code))]
+    pub(crate) conflicts: u64,
 }
 
-#[derive(Default)]
-struct Guard {
-    armed: Cell<bool>,
-    deadline: Cell<Option<Instant>>,
-    bytes_left: Cell<u64>,
-    tripped: Cell<Option<GiveUp>>,
-}
+/// The name of the SAT solver this build uses.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const BACKEND: &str = backend::NAME;
 
-/// The proof sink: swallows DRAT lines and fails when the armed budget is spent.
-struct GuardWriter(Rc<Guard>);
+#[cfg(not(feature = "cadical"))]
+mod backend {
+    //! varisat, bounded through its proof output.
+    use super::{GiveUp, SolveBudget};
+    use std::cell::Cell;
+    use std::io::{self, Write};
+    use std::rc::Rc;
+    use std::time::Instant;
+    use varisat::{ExtendFormula, Lit, ProofFormat, Solver};
 
-impl Write for GuardWriter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let g = &self.0;
-        if g.armed.get() {
-            let left = g.bytes_left.get();
-            let trip = if left < buf.len() as u64 {
-                Some(GiveUp::ProofBudget)
-            } else if g.deadline.get().is_some_and(|d| Instant::now() >= d) {
-                Some(GiveUp::Deadline)
-            } else {
-                None
-            };
-            if let Some(why) = trip {
-                g.tripped.set(Some(why));
-                return Err(io::Error::other("colouring solve budget spent"));
+    pub(super) const NAME: &str = "varisat";
+
+    #[derive(Default)]
+    struct Guard {
+        armed: Cell<bool>,
+        deadline: Cell<Option<Instant>>,
+        bytes_left: Cell<u64>,
+        tripped: Cell<Option<GiveUp>>,
+    }
+
+    /// The proof sink: swallows proof steps and fails when the armed budget is spent.
+    struct GuardWriter(Rc<Guard>);
+
+    impl Write for GuardWriter {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let g = &self.0;
+            if g.armed.get() {
+                let left = g.bytes_left.get();
+                let trip = if left < buf.len() as u64 {
+                    Some(GiveUp::Budget)
+                } else if g.deadline.get().is_some_and(|d| Instant::now() >= d) {
+                    Some(GiveUp::Deadline)
+                } else {
+                    None
+                };
+                if let Some(why) = trip {
+                    g.tripped.set(Some(why));
+                    return Err(io::Error::other("colouring solve budget spent"));
+                }
+                g.bytes_left.set(left - buf.len() as u64);
             }
-            g.bytes_left.set(left - buf.len() as u64);
+            Ok(buf.len())
         }
-        Ok(buf.len())
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
     }
 
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
+    pub(super) struct Backend {
+        solver: Solver<'static>,
+        guard: Rc<Guard>,
+        vars: i32,
+        truth: Vec<bool>,
+        dead: bool,
+    }
+
+    fn lit(l: i32) -> Lit {
+        Lit::from_dimacs(l as isize)
+    }
+
+    impl Backend {
+        pub(super) fn new() -> Backend {
+            let guard = Rc::new(Guard::default());
+            let mut solver = Solver::new();
+            solver.write_proof(GuardWriter(guard.clone()), ProofFormat::Varisat);
+            Backend {
+                solver,
+                guard,
+                vars: 0,
+                truth: Vec::new(),
+                dead: false,
+            }
+        }
+
+        pub(super) fn new_var(&mut self) -> i32 {
+            self.vars += 1;
+            self.vars
+        }
+
+        pub(super) fn add_clause(&mut self, lits: &[i32]) {
+            let lits: Vec<Lit> = lits.iter().map(|&l| lit(l)).collect();
+            self.solver.add_clause(&lits);
+        }
+
+        /// Whether a budget left the solver unusable (varisat refuses further use).
+        pub(super) fn is_dead(&self) -> bool {
+            self.dead
+        }
+
+        pub(super) fn solve(
+            &mut self,
+            assumptions: &[i32],
+            budget: SolveBudget,
+        ) -> Result<bool, GiveUp> {
+            let assumed: Vec<Lit> = assumptions.iter().map(|&l| lit(l)).collect();
+            self.solver.assume(&assumed);
+            let g = &self.guard;
+            g.tripped.set(None);
+            g.bytes_left.set(budget.proof_bytes);
+            g.deadline.set(Some(Instant::now() + budget.time));
+            g.armed.set(true);
+            let result = self.solver.solve();
+            g.armed.set(false);
+            match result {
+                Ok(sat) => {
+                    if sat {
+                        let model = self
+                            .solver
+                            .model()
+                            .expect("a satisfiable solve has a model");
+                        self.truth = vec![false; self.vars as usize + 1];
+                        for l in model {
+                            let v = l.to_dimacs();
+                            if v > 0 && (v as usize) < self.truth.len() {
+                                self.truth[v as usize] = true;
+                            }
+                        }
+                    }
+                    Ok(sat)
+                }
+                Err(_) => {
+                    self.dead = true;
+                    Err(g.tripped.get().unwrap_or(GiveUp::Deadline))
+                }
+            }
+        }
+
+        /// The value of variable `var` in the last model.
+        pub(super) fn value(&self, var: i32) -> bool {
+            self.truth[var as usize]
+        }
     }
 }
+
+#[cfg(feature = "cadical")]
+mod backend {
+    //! CaDiCaL, bounded by a conflict limit and a terminate callback.
+    use super::{GiveUp, SolveBudget};
+    use std::time::Instant;
+
+    pub(super) const NAME: &str = "cadical";
+
+    /// Stops a solve at its deadline.
+    struct Deadline {
+        at: Instant,
+        hit: bool,
+    }
+
+    impl cadical::Callbacks for Deadline {
+        fn terminate(&mut self) -> bool {
+            self.hit = self.hit || Instant::now() >= self.at;
+            self.hit
+        }
+    }
+
+    pub(super) struct Backend {
+        solver: cadical::Solver<Deadline>,
+        vars: i32,
+    }
+
+    impl Backend {
+        pub(super) fn new() -> Backend {
+            Backend {
+                solver: cadical::Solver::new(),
+                vars: 0,
+            }
+        }
+
+        pub(super) fn new_var(&mut self) -> i32 {
+            self.vars += 1;
+            self.vars
+        }
+
+        pub(super) fn add_clause(&mut self, lits: &[i32]) {
+            self.solver.add_clause(lits.iter().copied());
+        }
+
+        /// CaDiCaL stays usable after a limit stops it.
+        pub(super) fn is_dead(&self) -> bool {
+            false
+        }
+
+        pub(super) fn solve(
+            &mut self,
+            assumptions: &[i32],
+            budget: SolveBudget,
+        ) -> Result<bool, GiveUp> {
+            let conflicts = budget.conflicts.min(i32::MAX as u64) as i32;
+            self.solver
+                .set_limit("conflicts", conflicts)
+                .expect("CaDiCaL knows the conflicts limit");
+            self.solver.set_callbacks(Some(Deadline {
+                at: Instant::now() + budget.time,
+                hit: false,
+            }));
+            let result = self.solver.solve_with(assumptions.iter().copied());
+            let hit = self.solver.get_callbacks().is_some_and(|d| d.hit);
+            self.solver.set_callbacks(None);
+            match result {
+                Some(sat) => Ok(sat),
+                None if hit => Err(GiveUp::Deadline),
+                None => Err(GiveUp::Budget),
+            }
+        }
+
+        /// The value of variable `var` in the last model.
+        pub(super) fn value(&self, var: i32) -> bool {
+            self.solver.value(var) == Some(true)
+        }
+    }
+}
+
+use backend::Backend;
 
 fn at_most_one_clauses(k: usize) -> usize {
     if k < 7 {
@@ -103,26 +300,43 @@ fn at_most_one_clauses(k: usize) -> usize {
     }
 }
 
-/// At most one of `lits`: pairwise below 7, else Sinz's sequential counter, where `seen[q]`
-/// says some literal up to `q` is true.
-fn at_most_one(solver: &mut Solver, lits: &[Lit], add: &mut impl FnMut(&mut Solver, &[Lit])) {
-    let k = lits.len();
-    if k < 7 {
-        for a in 0..k {
-            for b in a + 1..k {
-                add(solver, &[!lits[a], !lits[b]]);
+/// A solver with the clause count kept beside it.
+struct Formula {
+    backend: Backend,
+    clauses: usize,
+}
+
+impl Formula {
+    fn var(&mut self) -> i32 {
+        self.backend.new_var()
+    }
+
+    fn add(&mut self, lits: &[i32]) {
+        self.backend.add_clause(lits);
+        self.clauses += 1;
+    }
+
+    /// At most one of `lits`: pairwise below 7, else Sinz's sequential counter, where `seen[q]`
+    /// says some literal up to `q` is true.
+    fn at_most_one(&mut self, lits: &[i32]) {
+        let k = lits.len();
+        if k < 7 {
+            for a in 0..k {
+                for b in a + 1..k {
+                    self.add(&[-lits[a], -lits[b]]);
+                }
             }
+            return;
         }
-        return;
+        let seen: Vec<i32> = (0..k - 1).map(|_| self.var()).collect();
+        self.add(&[-lits[0], seen[0]]);
+        for q in 1..k - 1 {
+            self.add(&[-lits[q], seen[q]]);
+            self.add(&[-seen[q - 1], seen[q]]);
+            self.add(&[-lits[q], -seen[q - 1]]);
+        }
+        self.add(&[-lits[k - 1], -seen[k - 2]]);
     }
-    let seen: Vec<Lit> = (0..k - 1).map(|_| solver.new_var().positive()).collect();
-    add(solver, &[!lits[0], seen[0]]);
-    for q in 1..k - 1 {
-        add(solver, &[!lits[q], seen[q]]);
-        add(solver, &[!seen[q - 1], seen[q]]);
-        add(solver, &[!lits[q], !seen[q - 1]]);
-    }
-    add(solver, &[!lits[k - 1], !seen[k - 2]]);
 }
 
 /// The units one encoding covers, with how often each symbol occurs among them.
@@ -152,17 +366,16 @@ impl<'w> Segment<'w> {
     }
 }
 
-/// A varisat solver holding the colouring encoding of one segment.
+/// A SAT solver holding the colouring encoding of one segment.
 pub(crate) struct ColouringSolver {
-    solver: Solver<'static>,
-    guard: Rc<Guard>,
+    formula: Formula,
     positions: usize,
     cap: usize,
-    colour_vars: Vec<Var>,
-    used_vars: Vec<Var>,
-    clauses: usize,
-    /// A budget tripped mid-solve; varisat refuses further use.
-    dead: bool,
+    /// `x[i][k]` is `first_colour_var + i·cap + k`; `used[i][k]` follows the same layout.
+    first_colour_var: i32,
+    first_used_var: i32,
+    /// The `y` variable of each merge named by a learned combination.
+    merge_vars: HashMap<(u32, u32), i32>,
 }
 
 impl ColouringSolver {
@@ -197,97 +410,111 @@ impl ColouringSolver {
         if k < 2 { 0 } else { k }
     }
 
-    /// Encodes `segment` with `cap` colours and the given learned pairs (segment positions).
-    pub(crate) fn new(segment: &Segment, cap: usize, pairs: &[(u32, u32)]) -> ColouringSolver {
+    /// Encodes `segment` with `cap` colours, the given learned pairs and combinations of
+    /// merges (segment positions).
+    pub(crate) fn new(
+        segment: &Segment,
+        cap: usize,
+        pairs: &[(u32, u32)],
+        combinations: &[Vec<(u32, u32)>],
+    ) -> ColouringSolver {
         assert!(
             cap >= 2,
             "a colouring needs at least two colours to separate 0 from n"
         );
-        let guard = Rc::new(Guard::default());
-        let mut solver = Solver::new();
-        solver.write_proof(GuardWriter(guard.clone()), ProofFormat::Varisat);
+        let mut f = Formula {
+            backend: Backend::new(),
+            clauses: 0,
+        };
         let positions = segment.len() + 1;
         let k = cap;
-        let colour_vars: Vec<Var> = (0..positions * k).map(|_| solver.new_var()).collect();
-        let used_vars: Vec<Var> = (0..positions * k).map(|_| solver.new_var()).collect();
-        let x = |i: usize, c: usize| colour_vars[i * k + c].positive();
-        let used = |i: usize, c: usize| used_vars[i * k + c].positive();
-        let mut clauses = 0usize;
-        let mut add = |solver: &mut Solver, lits: &[Lit]| {
-            solver.add_clause(lits);
-            clauses += 1;
-        };
+        let first_colour_var = f.var();
+        for _ in 1..positions * k {
+            f.var();
+        }
+        let first_used_var = f.var();
+        for _ in 1..positions * k {
+            f.var();
+        }
+        let x = |i: usize, c: usize| first_colour_var + (i * k + c) as i32;
+        let used = |i: usize, c: usize| first_used_var + (i * k + c) as i32;
 
         for i in 0..positions {
-            let colours: Vec<Lit> = (0..k).map(|c| x(i, c)).collect();
-            add(&mut solver, &colours);
+            let colours: Vec<i32> = (0..k).map(|c| x(i, c)).collect();
+            f.add(&colours);
             // Not needed for soundness (decoding takes the smallest colour), but measured to
             // save tests and solver time: see notes/dfa-induction.md.
-            at_most_one(&mut solver, &colours, &mut add);
+            f.at_most_one(&colours);
         }
         // Symmetry breaking: colours in first-use order, starting with colour 0 at position 0.
-        add(&mut solver, &[x(0, 0)]);
+        f.add(&[x(0, 0)]);
         for c in 0..k {
             if c > 0 {
-                add(&mut solver, &[!x(0, c)]);
+                f.add(&[-x(0, c)]);
             }
-            add(&mut solver, &[!x(0, c), used(0, c)]);
-            add(&mut solver, &[!used(0, c), x(0, c)]);
+            f.add(&[-x(0, c), used(0, c)]);
+            f.add(&[-used(0, c), x(0, c)]);
         }
         for i in 1..positions {
             for c in 0..k {
-                add(&mut solver, &[!x(i, c), used(i, c)]);
-                add(&mut solver, &[!used(i - 1, c), used(i, c)]);
-                add(&mut solver, &[!used(i, c), used(i - 1, c), x(i, c)]);
+                f.add(&[-x(i, c), used(i, c)]);
+                f.add(&[-used(i - 1, c), used(i, c)]);
+                f.add(&[-used(i, c), used(i - 1, c), x(i, c)]);
                 if c > 0 {
-                    add(&mut solver, &[!x(i, c), used(i - 1, c - 1)]);
+                    f.add(&[-x(i, c), used(i - 1, c - 1)]);
                 }
             }
         }
         // Transitions, only for symbols that occur twice or more.
-        let mut transition_vars: Vec<Var> = Vec::new();
-        let transition_base: Vec<Option<usize>> = (0..segment.occurrences.len() as u32)
+        let transition_base: Vec<Option<i32>> = (0..segment.occurrences.len() as u32)
             .map(|s| {
                 segment.repeats(s).then(|| {
-                    let base = transition_vars.len();
-                    transition_vars.extend((0..k * k).map(|_| solver.new_var()));
+                    let base = f.var();
+                    for _ in 1..k * k {
+                        f.var();
+                    }
                     base
                 })
             })
             .collect();
-        let t = |base: usize, p: usize, q: usize| transition_vars[base + p * k + q].positive();
+        let t = |base: i32, p: usize, q: usize| base + (p * k + q) as i32;
         for (i, &symbol) in segment.symbols.iter().enumerate() {
             let Some(base) = transition_base[symbol as usize] else {
                 continue;
             };
             for p in 0..k {
                 for q in 0..k {
-                    add(&mut solver, &[!x(i, p), !x(i + 1, q), t(base, p, q)]);
+                    f.add(&[-x(i, p), -x(i + 1, q), t(base, p, q)]);
                     // Implied by the rest, but lets a chosen transition propagate forwards.
-                    add(&mut solver, &[!x(i, p), !t(base, p, q), x(i + 1, q)]);
+                    f.add(&[-x(i, p), -t(base, p, q), x(i + 1, q)]);
                 }
             }
         }
         for base in transition_base.iter().flatten() {
             for p in 0..k {
-                let targets: Vec<Lit> = (0..k).map(|q| t(*base, p, q)).collect();
-                at_most_one(&mut solver, &targets, &mut add);
+                let targets: Vec<i32> = (0..k).map(|q| t(*base, p, q)).collect();
+                f.at_most_one(&targets);
             }
         }
         let mut this = ColouringSolver {
-            solver,
-            guard,
+            formula: f,
             positions,
             cap,
-            colour_vars,
-            used_vars,
-            clauses,
-            dead: false,
+            first_colour_var,
+            first_used_var,
+            merge_vars: HashMap::new(),
         };
         for &(i, j) in pairs {
             this.add_pair(i as usize, j as usize);
         }
+        for merges in combinations {
+            this.forbid(merges);
+        }
         this
+    }
+
+    fn x(&self, i: usize, c: usize) -> i32 {
+        self.first_colour_var + (i * self.cap + c) as i32
     }
 
     /// The most colours this solver can offer.
@@ -295,78 +522,77 @@ impl ColouringSolver {
         self.cap
     }
 
-    /// Clauses loaded so far, learned pairs included.
+    /// Clauses loaded so far, learned pairs and combinations included.
     pub(crate) fn clauses(&self) -> usize {
-        self.clauses
+        self.formula.clauses
     }
 
-    /// Whether a budget aborted a solve; the solver must then be rebuilt.
+    /// Whether a budget left the solver unusable; it must then be rebuilt.
     pub(crate) fn is_dead(&self) -> bool {
-        self.dead
+        self.formula.backend.is_dead()
     }
 
     /// Positions `i` and `j` must take different colours.
     pub(crate) fn add_pair(&mut self, i: usize, j: usize) {
-        let k = self.cap;
-        for c in 0..k {
-            let a = self.colour_vars[i * k + c].positive();
-            let b = self.colour_vars[j * k + c].positive();
-            self.solver.add_clause(&[!a, !b]);
+        for c in 0..self.cap {
+            let (a, b) = (self.x(i, c), self.x(j, c));
+            self.formula.add(&[-a, -b]);
         }
-        self.clauses += k;
+    }
+
+    /// Not all of these pairs of positions may share a colour at once.
+    pub(crate) fn forbid(&mut self, merges: &[(u32, u32)]) {
+        if let [(i, j)] = merges {
+            self.add_pair(*i as usize, *j as usize);
+            return;
+        }
+        let mut clause = Vec::with_capacity(merges.len());
+        for &(i, j) in merges {
+            let y = match self.merge_vars.get(&(i, j)) {
+                Some(&y) => y,
+                None => {
+                    let y = self.formula.var();
+                    for c in 0..self.cap {
+                        let (a, b) = (self.x(i as usize, c), self.x(j as usize, c));
+                        self.formula.add(&[-a, -b, y]);
+                    }
+                    self.merge_vars.insert((i, j), y);
+                    y
+                }
+            };
+            clause.push(-y);
+        }
+        self.formula.add(&clause);
     }
 
     /// Looks for a consistent colouring with at most `k <= cap()` colours within `budget`.
     pub(crate) fn solve_within(&mut self, k: usize, budget: SolveBudget) -> Answer {
-        assert!(!self.dead, "a solver whose budget tripped must be rebuilt");
+        assert!(
+            !self.is_dead(),
+            "a solver whose budget tripped must be rebuilt"
+        );
         assert!((1..=self.cap).contains(&k));
-        let bound: Vec<Lit> = if k < self.cap {
-            vec![!self.used_vars[(self.positions - 1) * self.cap + k].positive()]
+        let bound: Vec<i32> = if k < self.cap {
+            vec![-(self.first_used_var + ((self.positions - 1) * self.cap + k) as i32)]
         } else {
             Vec::new()
         };
-        self.solver.assume(&bound);
-        let g = &self.guard;
-        g.tripped.set(None);
-        g.bytes_left.set(budget.proof_bytes);
-        g.deadline.set(Some(Instant::now() + budget.time));
-        g.armed.set(true);
-        let result = self.solver.solve();
-        g.armed.set(false);
-        match result {
+        match self.formula.backend.solve(&bound, budget) {
             Ok(true) => Answer::Found(self.decode()),
             Ok(false) => Answer::NoneWithin,
-            Err(_) => {
-                self.dead = true;
-                Answer::GaveUp(g.tripped.get().unwrap_or(GiveUp::Deadline))
-            }
+            Err(why) => Answer::GaveUp(why),
         }
     }
 
     fn decode(&self) -> Colouring {
-        let model = self
-            .solver
-            .model()
-            .expect("a satisfiable solve has a model");
-        let mut truth = vec![false; self.solver_var_bound(&model)];
-        for lit in &model {
-            if lit.is_positive() {
-                truth[lit.index()] = true;
-            }
-        }
-        let k = self.cap;
         let raw: Vec<u32> = (0..self.positions)
             .map(|i| {
-                (0..k)
-                    .find(|&c| truth[self.colour_vars[i * k + c].index()])
+                (0..self.cap)
+                    .find(|&c| self.formula.backend.value(self.x(i, c)))
                     .expect("every position has a colour") as u32
             })
             .collect();
         Colouring::from_colours(&raw)
-    }
-
-    fn solver_var_bound(&self, model: &[Lit]) -> usize {
-        model.iter().map(|l| l.index() + 1).max().unwrap_or(0)
     }
 }
 
@@ -382,6 +608,7 @@ mod tests {
     const GENEROUS: SolveBudget = SolveBudget {
         time: Duration::from_secs(30),
         proof_bytes: u64::MAX,
+        conflicts: u64::MAX,
     };
 
     #[test]
@@ -390,7 +617,7 @@ mod tests {
         // a looser bound after one more pair.
         let w = Word::from_symbols(b"abab");
         let mut pairs = vec![(0, 4), (0, 1), (1, 2), (0, 2)];
-        let mut s = ColouringSolver::new(&whole(&w), 4, &pairs);
+        let mut s = ColouringSolver::new(&whole(&w), 4, &pairs, &[]);
         assert_eq!(s.solve_within(2, GENEROUS), Answer::NoneWithin);
         let Answer::Found(c) = s.solve_within(3, GENEROUS) else {
             panic!("three colours suffice")
@@ -406,7 +633,24 @@ mod tests {
     }
 
     #[test]
-    fn a_spent_proof_budget_aborts_the_solve() {
+    fn a_combination_forbids_the_merges_together_not_apart() {
+        let w = Word::from_symbols(b"ab");
+        let mut s = ColouringSolver::new(&whole(&w), 2, &[], &[]);
+        let Answer::Found(c) = s.solve_within(1, GENEROUS) else {
+            panic!("one colour is consistent: the two symbols differ")
+        };
+        assert_eq!(c.colours(), 1);
+        s.forbid(&[(0, 1), (1, 2)]);
+        assert_eq!(s.solve_within(1, GENEROUS), Answer::NoneWithin);
+        let Answer::Found(c) = s.solve_within(2, GENEROUS) else {
+            panic!("two colours keep one of the merges")
+        };
+        let merged = |a: usize, b: usize| c.colour(a) == c.colour(b);
+        assert!(!(merged(0, 1) && merged(1, 2)));
+    }
+
+    #[test]
+    fn a_spent_budget_aborts_the_solve() {
         // Random bytes with many learned pairs at a tight bound: hard enough to need conflicts.
         let mut x = 12345u64;
         let bytes: Vec<u8> = (0..300)
@@ -419,16 +663,15 @@ mod tests {
             .collect();
         let w = Word::from_symbols(&bytes);
         let pairs: Vec<(u32, u32)> = (0..150).map(|i| (i, 300 - i)).collect();
-        let mut s = ColouringSolver::new(&whole(&w), 8, &pairs);
+        let mut s = ColouringSolver::new(&whole(&w), 8, &pairs, &[]);
         let tight = SolveBudget {
             time: Duration::from_secs(30),
             proof_bytes: 1,
+            conflicts: 0,
         };
-        assert_eq!(
-            s.solve_within(3, tight),
-            Answer::GaveUp(GiveUp::ProofBudget)
-        );
-        assert!(s.is_dead());
+        assert_eq!(s.solve_within(3, tight), Answer::GaveUp(GiveUp::Budget));
+        // varisat refuses further use after an aborted solve; CaDiCaL does not.
+        assert_eq!(s.is_dead(), BACKEND == "varisat");
     }
 
     #[test]
@@ -440,7 +683,7 @@ mod tests {
         assert!(cap >= 2 && ColouringSolver::estimated_clauses(&seg, cap, pairs.len()) <= 50_000);
         assert!(ColouringSolver::estimated_clauses(&seg, cap + 1, pairs.len()) > 50_000);
         assert_eq!(ColouringSolver::colour_cap(&seg, 0, 64, 10), 0);
-        let s = ColouringSolver::new(&seg, cap, &pairs);
+        let s = ColouringSolver::new(&seg, cap, &pairs, &[]);
         assert!(s.clauses() <= ColouringSolver::estimated_clauses(&seg, cap, pairs.len()));
     }
 }

@@ -3,12 +3,20 @@
 //! Main types: [`Induction`], [`Round`], [`Candidate`]. Each round is one of:
 //! 1. the whole-word deletion, once, so that `(0, n)` is a learned fact rather than a guess
 //!    (and likewise a window's whole span before it is first coloured);
-//! 2. a SAT colouring with the fewest colours found by an upward search from a lower bound
+//! 2. the probe: a colouring of the whole word with at most [`DfaOptions::probe_colours`]
+//!    colours (a few), for up to [`DfaOptions::probe_rounds`] rounds on a word, and only
+//!    while it pays: global structure (balance, a period) shows in a coarse colouring of the
+//!    whole word and in no window of it;
+//! 3. a SAT colouring with the fewest colours found by an upward search from a lower bound
 //!    (the larger of the learned clique and the last bound proved impossible), growing by half
-//!    each step, with no optimality proof: the quotient's shortest word, then each colour
-//!    class's interval deletion, widest first;
-//! 3. when the solver gave up, was capped out, or is switched off: the next untested
+//!    each step, with no optimality proof;
+//! 4. when the solver gave up, was capped out, or is switched off: the next untested
 //!    canonical intervals, widest first, each of which is a valid single-merge colouring.
+//!
+//! A colouring proposes the quotient's shortest word, each colour class's interval deletion
+//! (widest first), then up to [`DfaOptions::pair_batch`] deletions of two disjoint loops at
+//! once (`c(i1) = c(j1)`, `c(i2) = c(j2)`, `j1 < i2`, most units first): a bracket and its
+//! partner go only together, and no single interval reaches that.
 //!
 //! A word longer than [`DfaOptions::window`] units is coloured one window at a time: the
 //! positions of the window are encoded, every other position keeps a colour of its own, and
@@ -19,9 +27,15 @@
 //! longer fit its clause cap; when all are, only the fallback walk is left.
 //!
 //! Every failed interval deletion becomes a learned pair (with its shift class) and goes into
-//! the live solver at once; a failed shortest path that deletes several intervals teaches no
-//! pair. The search ends exactly when every canonical interval is known to
-//! fail. Nothing here runs a test: the pass hands candidates to the driver and reports back.
+//! the live solvers at once. A failed shortest path or pair of loops is learned as a
+//! combination: the merges it needed (a path is walked through the colouring, and each jump
+//! to another position of the same colour is a merge) may not all hold in one colouring. The
+//! search ends exactly when every canonical interval is known to fail. Nothing here runs a
+//! test: the pass hands candidates to the driver and reports back.
+//!
+//! ```text
+//! word "((x))", probe at 2 colours: 0 0 0 1 1 1 -> shortest word "x" (one test, accepted)
+//! ```
 
 use super::colouring::Colouring;
 use super::encoding::{Answer, ColouringSolver, GiveUp, Segment, SolveBudget};
@@ -29,6 +43,7 @@ use super::known::Known;
 use super::quotient::Quotient;
 use super::word::Word;
 use crate::dfa::DfaOptions;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 /// Where a candidate came from.
@@ -38,6 +53,8 @@ pub(crate) enum Origin {
     /// its two ends are a learned pair rather than an assumption.
     Span,
     ShortestPath,
+    /// Two loops of the quotient deleted at once.
+    Pair,
     ClassInterval,
     Fallback,
 }
@@ -49,7 +66,12 @@ pub(crate) struct Candidate {
     pub(crate) bytes: Vec<u8>,
     /// The canonical interval whose deletion gives this candidate, if any.
     pub(crate) interval: Option<(usize, usize)>,
+    /// Otherwise, the merges of positions that made the quotient accept it: its failure
+    /// forbids them together.
+    pub(crate) merges: Vec<(u32, u32)>,
     pub(crate) origin: Origin,
+    /// Proposed by the whole-word probe.
+    pub(crate) probe: bool,
 }
 
 /// One round's proposals, in the order they must be tested.
@@ -77,6 +99,8 @@ pub(crate) struct InductionStats {
     pub(crate) fallback_rounds: u64,
     pub(crate) carried_pairs: u64,
     pub(crate) windows_exhausted: u64,
+    pub(crate) probe_rounds: u64,
+    pub(crate) combinations: u64,
 }
 
 /// Positions `start..=end` of the word that one encoding covers.
@@ -102,6 +126,14 @@ struct WindowSolver {
     solver: ColouringSolver,
     /// The most colours an encoding of this window may offer within the clause limit.
     cap_limit: usize,
+}
+
+/// The whole-word probe on the current word.
+struct Probe {
+    solver: Option<ColouringSolver>,
+    /// The next colour bound to ask for: bounds below were proved impossible.
+    colours: usize,
+    rounds_left: usize,
 }
 
 /// What the solver has to offer this round.
@@ -131,11 +163,96 @@ pub(crate) struct Induction {
     current: usize,
     rounds_here: usize,
     live: Option<WindowSolver>,
+    probe: Option<Probe>,
+    /// Learned combinations of merges (word positions), each sorted.
+    combinations: Vec<Vec<(u32, u32)>>,
     pub(crate) stats: InductionStats,
 }
 
 fn grow(k: usize) -> usize {
     k + (k / 2).max(1)
+}
+
+/// `merges` in the coordinates of `window`, if every position lies inside it (outside, every
+/// position has a colour of its own, so a combination reaching out is satisfied anyway).
+fn in_window(window: Window, merges: &[(u32, u32)]) -> Option<Vec<(u32, u32)>> {
+    merges
+        .iter()
+        .map(|&(a, b)| {
+            window
+                .holds(a as usize, b as usize)
+                .then(|| (a - window.start as u32, b - window.start as u32))
+        })
+        .collect()
+}
+
+/// The merges that make `colouring`'s quotient accept `path`: walk the path from position 0,
+/// following the word where it reads the same symbol and otherwise jumping to the nearest
+/// position of the same colour that does (the nearest after, else the last before); each jump,
+/// and the final one to `n`, is a merge. Any colouring with all of them accepts `path`.
+fn path_merges(word: &Word, colouring: &Colouring, path: &[u32]) -> Vec<(u32, u32)> {
+    let n = word.len();
+    let mut reading: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+    for i in 0..n {
+        reading
+            .entry((colouring.colour(i), word.symbol(i)))
+            .or_default()
+            .push(i);
+    }
+    let mut merges = Vec::new();
+    let mut merge = |a: usize, b: usize| merges.push((a.min(b) as u32, a.max(b) as u32));
+    let mut at = 0;
+    for &symbol in path {
+        if at < n && word.symbol(at) == symbol {
+            at += 1;
+            continue;
+        }
+        let starts = &reading[&(colouring.colour(at), symbol)];
+        let after = starts.partition_point(|&q| q <= at);
+        let q = starts
+            .get(after)
+            .copied()
+            .unwrap_or(starts[starts.len() - 1]);
+        merge(at, q);
+        at = q + 1;
+    }
+    if at != n {
+        merge(at, n);
+    }
+    merges.sort_unstable();
+    merges.dedup();
+    merges
+}
+
+/// Up to `limit` pairs of disjoint loops `[i1, j1)`, `[i2, j2)` (`j1 < i2`), each between
+/// consecutive positions of one colour, most units deleted first (then leftmost). Only the
+/// 64 longest loops are paired, which bounds the work on long words.
+fn loop_pairs(colouring: &Colouring, limit: usize) -> Vec<((usize, usize), (usize, usize))> {
+    if limit == 0 {
+        return Vec::new();
+    }
+    let mut last: Vec<Option<usize>> = vec![None; colouring.colours()];
+    let mut loops = Vec::new();
+    for p in 0..colouring.positions() {
+        let c = colouring.colour(p) as usize;
+        if let Some(q) = last[c] {
+            loops.push((q, p));
+        }
+        last[c] = Some(p);
+    }
+    loops.sort_by_key(|&(i, j)| (std::cmp::Reverse(j - i), i));
+    loops.truncate(64);
+    let mut pairs = Vec::new();
+    for &a in &loops {
+        for &b in &loops {
+            if a.1 < b.0 {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs.sort_by_key(|&((i1, j1), (i2, j2))| (std::cmp::Reverse(j1 - i1 + j2 - i2), i1, i2));
+    pairs.truncate(limit);
+    pairs
 }
 
 /// Windows of `width` units overlapping by half and covering positions `0..=n`.
@@ -157,13 +274,15 @@ fn cover(n: usize, width: usize) -> Vec<Window> {
 }
 
 impl Induction {
-    /// Starts on `word`, already knowing that the deletions `carried` fail, searching first in
-    /// the window that holds position `near`.
+    /// Starts on `word`, already knowing that the deletions `carried` fail, with the
+    /// whole-word probe first if `probe`, then searching first in the window that holds
+    /// position `near`.
     pub(crate) fn new(
         word: Word,
         options: &DfaOptions,
         carried: &[(usize, usize)],
         near: usize,
+        probe: bool,
     ) -> Induction {
         let mut known = Known::new(&word);
         let mut stats = InductionStats::default();
@@ -184,6 +303,12 @@ impl Induction {
             known,
             options: options.clone(),
             live: None,
+            probe: (probe && options.use_solver && options.probe_colours >= 2).then(|| Probe {
+                solver: None,
+                colours: 2,
+                rounds_left: options.probe_rounds,
+            }),
+            combinations: Vec::new(),
             stats,
         }
     }
@@ -212,9 +337,19 @@ impl Induction {
         if self.is_interval_minimal() {
             return None;
         }
+        while let Some(colouring) = self.probe_colouring() {
+            let candidates = self.candidates_from(&colouring, true);
+            if !candidates.is_empty() {
+                self.stats.probe_rounds += 1;
+                return Some(Round {
+                    colouring: Some(colouring),
+                    candidates,
+                });
+            }
+        }
         match self.colour() {
             Colour::Found(colouring) => {
-                let candidates = self.candidates_from(&colouring);
+                let candidates = self.candidates_from(&colouring, false);
                 if !candidates.is_empty() {
                     self.stats.solver_rounds += 1;
                     return Some(Round {
@@ -251,9 +386,15 @@ impl Induction {
     /// Records that `candidate` was tested (or known from the cache) and is not interesting.
     pub(crate) fn learn_failure(&mut self, candidate: &Candidate) {
         let Some((i, j)) = candidate.interval else {
+            self.learn_combination(&candidate.merges);
             return;
         };
         let fresh = self.known.learn(&self.word, i, j);
+        if let Some(solver) = self.probe_solver() {
+            for &(a, b) in &fresh {
+                solver.add_pair(a as usize, b as usize);
+            }
+        }
         let window = self.windows[self.current];
         if let Some(live) = self.live.as_mut().filter(|l| !l.solver.is_dead()) {
             for (a, b) in fresh {
@@ -264,6 +405,33 @@ impl Induction {
             }
             self.stats.max_clauses = self.stats.max_clauses.max(live.solver.clauses());
         }
+    }
+
+    /// The merges in `merges` cannot all hold: a colouring with all of them accepts a string
+    /// known not to be interesting.
+    fn learn_combination(&mut self, merges: &[(u32, u32)]) {
+        if merges.is_empty() {
+            return;
+        }
+        self.stats.combinations += 1;
+        self.combinations.push(merges.to_vec());
+        if let Some(solver) = self.probe_solver() {
+            solver.forbid(merges);
+        }
+        let window = self.windows[self.current];
+        if let Some(live) = self.live.as_mut().filter(|l| !l.solver.is_dead())
+            && let Some(inside) = in_window(window, merges)
+        {
+            live.solver.forbid(&inside);
+        }
+    }
+
+    fn probe_solver(&mut self) -> Option<&mut ColouringSolver> {
+        self.probe
+            .as_mut()?
+            .solver
+            .as_mut()
+            .filter(|s| !s.is_dead())
     }
 
     /// Failing deletions of this word that are still failing deletions after `winner`.
@@ -280,40 +448,128 @@ impl Induction {
             bytes: self.word.spell(&symbols),
             symbols,
             interval: Some(self.word.canonical(i, j)),
+            merges: Vec::new(),
             origin,
+            probe: false,
         }
     }
 
-    fn candidates_from(&self, colouring: &Colouring) -> Vec<Candidate> {
+    fn candidates_from(&self, colouring: &Colouring, probe: bool) -> Vec<Candidate> {
         let mut out = Vec::new();
+        let mut seen: HashSet<Vec<u32>> = HashSet::new();
         let quotient = Quotient::new(&self.word, colouring);
         let path = quotient.shortest_accepted(&self.word);
         debug_assert!(quotient.accepts(&path));
         let path_interval = self.word.as_interval(&path);
         let known = |iv: Option<(usize, usize)>| iv.is_some_and(|(i, j)| self.known.contains(i, j));
         if path.len() < self.word.len() && !known(path_interval) {
+            seen.insert(path.clone());
             out.push(Candidate {
                 bytes: self.word.spell(&path),
+                merges: match path_interval {
+                    Some(_) => Vec::new(),
+                    None => path_merges(&self.word, colouring, &path),
+                },
                 symbols: path,
                 interval: path_interval,
                 origin: Origin::ShortestPath,
+                probe,
             });
         }
-        let mut proposed: Vec<(usize, usize)> = path_interval.into_iter().collect();
         for (i, j) in colouring.class_intervals() {
-            let canonical = self.word.canonical(i, j);
-            if !self.known.contains(i, j) && !proposed.contains(&canonical) {
-                proposed.push(canonical);
-                out.push(self.interval_candidate(i, j, Origin::ClassInterval));
+            if !self.known.contains(i, j) {
+                let c = self.interval_candidate(i, j, Origin::ClassInterval);
+                if seen.insert(c.symbols.clone()) {
+                    out.push(Candidate { probe, ..c });
+                }
             }
         }
+        let batch = if probe { 0 } else { self.options.pair_batch };
+        for ((i1, j1), (i2, j2)) in loop_pairs(colouring, batch) {
+            let mut symbols = self.word.symbols()[..i1].to_vec();
+            symbols.extend_from_slice(&self.word.symbols()[j1..i2]);
+            symbols.extend_from_slice(&self.word.symbols()[j2..]);
+            let interval = self.word.as_interval(&symbols);
+            if known(interval) || !seen.insert(symbols.clone()) {
+                continue;
+            }
+            out.push(Candidate {
+                bytes: self.word.spell(&symbols),
+                symbols,
+                interval,
+                merges: vec![(i1 as u32, j1 as u32), (i2 as u32, j2 as u32)],
+                origin: Origin::Pair,
+                probe,
+            });
+        }
         out
+    }
+
+    /// The probe's next colouring, or `None` once the probe is over on this word.
+    fn probe_colouring(&mut self) -> Option<Colouring> {
+        let mut probe = self.probe.take()?;
+        let n = self.word.len();
+        let cap = self.options.probe_colours.min(n + 1);
+        while probe.rounds_left > 0 && probe.colours <= cap {
+            if probe.solver.as_ref().is_none_or(|s| s.is_dead()) {
+                let started = Instant::now();
+                let segment = Segment::new(self.word.symbols(), self.word.alphabet_len());
+                let pairs = self.known.pairs();
+                if cap < 2
+                    || ColouringSolver::estimated_clauses(&segment, cap, pairs.len())
+                        > self.options.max_clauses
+                {
+                    return None;
+                }
+                let solver = ColouringSolver::new(&segment, cap, pairs, &self.combinations);
+                let spent = started.elapsed();
+                self.stats.build_time += spent;
+                self.stats.sat_time += spent;
+                self.stats.builds += 1;
+                self.stats.max_clauses = self.stats.max_clauses.max(solver.clauses());
+                probe.solver = Some(solver);
+            }
+            let budget = self.budget();
+            let solver = probe.solver.as_mut().expect("built above");
+            let started = Instant::now();
+            let answer = solver.solve_within(probe.colours, budget);
+            self.note_solve(started.elapsed());
+            match answer {
+                Answer::Found(colouring) => {
+                    debug_assert_eq!(colouring.violation(&self.word, self.known.pairs()), None);
+                    self.stats.max_colours = self.stats.max_colours.max(colouring.colours());
+                    probe.rounds_left -= 1;
+                    self.probe = Some(probe);
+                    return Some(colouring);
+                }
+                Answer::NoneWithin => probe.colours += 1,
+                Answer::GaveUp(why) => {
+                    self.note_give_up(why);
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
+    fn note_solve(&mut self, spent: Duration) {
+        self.stats.solves += 1;
+        self.stats.sat_time += spent;
+        self.stats.longest_solve = self.stats.longest_solve.max(spent);
+    }
+
+    fn note_give_up(&mut self, why: GiveUp) {
+        self.stats.gave_up += 1;
+        if why == GiveUp::Deadline {
+            self.stats.gave_up_deadline += 1;
+        }
     }
 
     fn budget(&self) -> SolveBudget {
         SolveBudget {
             time: self.options.solve_time,
             proof_bytes: self.options.solve_proof_bytes,
+            conflicts: self.options.solve_conflicts,
         }
     }
 
@@ -416,7 +672,12 @@ impl Induction {
                 // Room for a few growth steps, but no more: every colour offered costs
                 // O(n·K) clauses and slows even the easy solves.
                 let cap = (2 * k).max(8).min(cap_limit);
-                let solver = ColouringSolver::new(&segment, cap, &pairs);
+                let combinations: Vec<Vec<(u32, u32)>> = self
+                    .combinations
+                    .iter()
+                    .filter_map(|m| in_window(window, m))
+                    .collect();
+                let solver = ColouringSolver::new(&segment, cap, &pairs, &combinations);
                 let spent = started.elapsed();
                 self.stats.build_time += spent;
                 self.stats.sat_time += spent;
@@ -428,11 +689,8 @@ impl Induction {
             let live = self.live.as_mut().expect("built above");
             let started = Instant::now();
             let answer = live.solver.solve_within(k, budget);
-            let spent = started.elapsed();
-            self.stats.solves += 1;
-            self.stats.sat_time += spent;
-            self.stats.longest_solve = self.stats.longest_solve.max(spent);
             let cap_limit = live.cap_limit;
+            self.note_solve(started.elapsed());
             match answer {
                 Answer::Found(inside) => {
                     let colouring = self.embed(window, &inside);
@@ -448,10 +706,7 @@ impl Induction {
                     }
                 }
                 Answer::GaveUp(why) => {
-                    self.stats.gave_up += 1;
-                    if why == GiveUp::Deadline {
-                        self.stats.gave_up_deadline += 1;
-                    }
+                    self.note_give_up(why);
                     self.live = None;
                     // Not a proof, only a hint: a bound this hard is not worth retrying.
                     let next = grow(k).min(cap_limit.max(k + 1));
@@ -487,6 +742,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_failed_path_names_the_merges_it_needed() {
+        // "xababy" coloured so that "ab" loops: 1, 3 and 5 share a colour, as do 2 and 4.
+        let w = Word::from_symbols(b"xababy");
+        let c = Colouring::from_colours(&[0, 1, 2, 1, 2, 1, 3]);
+        let xy: Vec<u32> = w.delete(1, 5);
+        assert_eq!(path_merges(&w, &c, &xy), vec![(1, 5)]);
+        // "xaby" = x, then a from 1, b from 2, then the jump from 3 to 5 reading y.
+        let xaby: Vec<u32> = w.delete(3, 5);
+        assert_eq!(path_merges(&w, &c, &xaby), vec![(3, 5)]);
+        // "xaybz" with a loop on x (0, 1) and one on b (3, 4): "ayz" needs both merges.
+        let w = Word::from_symbols(b"xaybz");
+        let c = Colouring::from_colours(&[0, 0, 1, 2, 2, 3]);
+        assert_eq!(c.transition_conflict(&w), None);
+        let ayz: Vec<u32> = [1, 2, 4].iter().map(|&i| w.symbol(i)).collect();
+        assert_eq!(Quotient::new(&w, &c).shortest_accepted(&w), ayz);
+        assert_eq!(path_merges(&w, &c, &ayz), vec![(0, 1), (3, 4)]);
+    }
+
+    #[test]
+    fn loop_pairs_are_disjoint_loops_most_units_first() {
+        let c = Colouring::from_colours(&[0, 0, 1, 2, 1, 3, 3]);
+        assert_eq!(
+            loop_pairs(&c, 8),
+            vec![((0, 1), (2, 4)), ((2, 4), (5, 6)), ((0, 1), (5, 6))]
+        );
+        assert!(loop_pairs(&c, 0).is_empty());
+    }
+
+    #[test]
     fn windows_overlap_by_half_and_cover_every_position() {
         assert_eq!(cover(5, 8), vec![Window { start: 0, end: 5 }]);
         let windows = cover(20, 8);
@@ -504,7 +788,7 @@ mod tests {
             window: 8,
             ..DfaOptions::default()
         };
-        let mut search = Induction::new(word, &options, &[], 9);
+        let mut search = Induction::new(word, &options, &[], 9, false);
         let first = search.next_round().unwrap();
         assert_eq!(first.candidates[0].interval, Some((0, 20)));
         search.learn_failure(&first.candidates[0]);

@@ -58,8 +58,18 @@ pub struct DfaOptions {
     pub max_clauses: usize,
     /// Wall-clock bound of one solve: a safety net, since it depends on the machine.
     pub solve_time: Duration,
-    /// DRAT proof bytes one solve may produce before it is abandoned (reproducible).
+    /// Proof bytes one varisat solve may produce before it is abandoned (reproducible).
     pub solve_proof_bytes: u64,
+    /// Conflicts one CaDiCaL solve may meet before it is abandoned (reproducible; read only
+    /// with the `cadical` feature).
+    pub solve_conflicts: u64,
+    /// The most colours of the whole-word probe that runs before any window (below 2: no
+    /// probe).
+    pub probe_colours: usize,
+    /// Probe rounds on one word before the windows take over.
+    pub probe_rounds: usize,
+    /// Deletions of two loops at once proposed per colouring (0: none).
+    pub pair_batch: usize,
     /// Longer words are coloured one window of this many units at a time.
     pub window: usize,
     /// Rounds a search spends in one window before it moves to the next.
@@ -78,6 +88,10 @@ impl Default for DfaOptions {
             max_clauses: 250_000,
             solve_time: Duration::from_secs(1),
             solve_proof_bytes: 256 << 10,
+            solve_conflicts: 20_000,
+            probe_colours: 3,
+            probe_rounds: 4,
+            pair_batch: 4,
             window: 128,
             window_rounds: 4,
             fallback_batch: 16,

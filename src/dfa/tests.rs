@@ -108,7 +108,7 @@ fn drive_checking(
         if units.is_empty() {
             return Ok(best);
         }
-        let mut induction = Induction::new(Word::new(&units), options, &carried, near);
+        let mut induction = Induction::new(Word::new(&units), options, &carried, near, true);
         while let Some(round) = induction.next_round() {
             let word = induction.word();
             let n = word.len();
@@ -130,6 +130,10 @@ fn drive_checking(
                         }
                         Origin::ClassInterval => {
                             prop_assert!(classes.contains(&c.interval.unwrap()));
+                        }
+                        Origin::Pair => {
+                            prop_assert!(quotient.accepts(&c.symbols));
+                            prop_assert_eq!(c.merges.len(), 2);
                         }
                         _ => prop_assert!(false, "a colouring round proposes paths and classes"),
                     }
@@ -300,4 +304,99 @@ fn random_bytes_solves_stay_bounded_and_the_run_ends() {
     assert!(counters["dfa.solves"].value() > 0.0);
     // How long each solve ran is a benchmark's business (`myhill reduce --strategy dfa-pass`
     // in notes/dfa-induction.md), not a timed assertion's: load would make it flaky.
+}
+
+/// A balanced parenthesis term of `len` bytes with an `x` two thirds in.
+fn parens_with_x(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    while out.len() < len || depth > 0 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        if out.len() < len && (depth == 0 || x.is_multiple_of(2)) {
+            out.push(b'(');
+            depth += 1;
+        } else {
+            out.push(b')');
+            depth -= 1;
+        }
+    }
+    out.insert(out.len() * 2 / 3, b'x');
+    out
+}
+
+fn balanced_with_x(b: &[u8]) -> bool {
+    let mut depth = 0i64;
+    for &c in b {
+        depth += i64::from(c == b'(') - i64::from(c == b')');
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0 && b.contains(&b'x')
+}
+
+/// Balance is global: the whole-word probe sees it before any window, and its shortest word
+/// is the `x` alone.
+#[test]
+fn the_probe_finds_global_structure_in_a_few_tests() {
+    let input = parens_with_x(300, 42);
+    let oracle = FnOracle::new(balanced_with_x);
+    let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+    DfaPass::new(Granularity::Bytes, DfaOptions::default())
+        .run(&mut driver)
+        .unwrap();
+    assert_eq!(driver.best(), b"x");
+    let report = driver.report();
+    assert!(report.counters["dfa.accepted_probe"].value() >= 1.0);
+    assert!(
+        report.eval.tests_run <= 20,
+        "{} tests",
+        report.eval.tests_run
+    );
+}
+
+/// A bracket goes only with its partner: no single interval of `([(bb)])` can go, so every
+/// reduction to `bb` deletes several intervals at once (pairs of loops, or a shortest path).
+#[test]
+fn pairs_of_loops_delete_a_bracket_with_its_partner() {
+    let nested = |b: &[u8]| {
+        let mut stack = Vec::new();
+        for &c in b {
+            match c {
+                b'(' | b'[' => stack.push(c),
+                b')' if stack.pop() != Some(b'(') => return false,
+                b']' if stack.pop() != Some(b'[') => return false,
+                _ => {}
+            }
+        }
+        stack.is_empty() && b.windows(2).any(|w| w == b"bb")
+    };
+    let input = b"([(bb)])".to_vec();
+    for j in 1..=input.len() {
+        for i in 0..j {
+            let mut cut = input[..i].to_vec();
+            cut.extend_from_slice(&input[j..]);
+            assert!(!nested(&cut), "deleting [{i}, {j}) is not enough");
+        }
+    }
+    let oracle = FnOracle::new(nested);
+    let options = DfaOptions {
+        probe_colours: 0,
+        ..DfaOptions::default()
+    };
+    let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+    DfaPass::new(Granularity::Bytes, options)
+        .run(&mut driver)
+        .unwrap();
+    assert_eq!(driver.best(), b"bb");
+    let counters = driver.report().counters;
+    let count = |k: &str| counters.get(k).map_or(0.0, |f| f.value());
+    assert!(count("dfa.accepted_pair") + count("dfa.accepted_shortest_path") >= 1.0);
+    assert_eq!(
+        count("dfa.accepted_interval") + count("dfa.accepted_fallback"),
+        0.0
+    );
 }

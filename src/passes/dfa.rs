@@ -14,12 +14,23 @@ use crate::schedule::Pass;
 use crate::units::{Granularity, Units};
 
 /// What the search on a word hands to the search on the smaller word after a reduction.
-#[derive(Default)]
 struct Restart {
     /// Failing deletions of the old word that are failing deletions of the new one.
     carried: Vec<(usize, usize)>,
     /// Where the accepted deletion began: the search resumes in the window there.
     near: usize,
+    /// Probe the new word first: the probe made this reduction (or none was made yet).
+    probe: bool,
+}
+
+impl Default for Restart {
+    fn default() -> Restart {
+        Restart {
+            carried: Vec::new(),
+            near: 0,
+            probe: true,
+        }
+    }
 }
 
 /// SAT-backed DFA induction over the units of one granularity.
@@ -52,6 +63,8 @@ fn report(driver: &mut Driver, stats: &InductionStats, learned: u64) {
     driver.count("dfa.fallback_rounds", stats.fallback_rounds);
     driver.count("dfa.carried_pairs", stats.carried_pairs);
     driver.count("dfa.windows_exhausted", stats.windows_exhausted);
+    driver.count("dfa.probe_rounds", stats.probe_rounds);
+    driver.count("dfa.learned_combinations", stats.combinations);
     driver.count("dfa.learned_pairs", learned);
     driver.count_max("dfa.max_colours", stats.max_colours as u64);
     driver.count_max("dfa.max_clauses", stats.max_clauses as u64);
@@ -83,6 +96,7 @@ impl Pass for DfaPass {
                 &self.options,
                 &restart.carried,
                 restart.near,
+                restart.probe,
             );
             let learned_before = induction.known().canonical_known();
             let outcome = self.search(driver, &mut induction);
@@ -140,18 +154,26 @@ impl DfaPass {
                 let won = &round.candidates[w];
                 let counter = match won.origin {
                     Origin::ShortestPath => "dfa.accepted_shortest_path",
+                    Origin::Pair => "dfa.accepted_pair",
                     Origin::ClassInterval => "dfa.accepted_interval",
                     Origin::Fallback => "dfa.accepted_fallback",
                     Origin::Span => "dfa.accepted_span",
                 };
                 driver.count(counter, 1);
+                if won.probe {
+                    driver.count("dfa.accepted_probe", 1);
+                }
                 let carried = if self.recuts_alike(driver, induction, &won.symbols) {
                     induction.carried_over(won)
                 } else {
                     Vec::new()
                 };
                 let near = won.interval.map_or(0, |(i, _)| i);
-                return Ok(Some(Restart { carried, near }));
+                return Ok(Some(Restart {
+                    carried,
+                    near,
+                    probe: won.probe,
+                }));
             }
         }
         Ok(None)

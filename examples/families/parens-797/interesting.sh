@@ -1,0 +1,1 @@
+../parens.sh
