@@ -18,9 +18,9 @@
 //! schedule, units ignored).
 
 use myhill::{
-    Certificate, DDMin, DfaOptions, DfaPass, Driver, Figure, FnOracle, Granularity, Minimality,
-    Pass, Policy, ProbDD, ReduceOptions, Reduction, Schedule, Stop, Strategy, UnitPass, Units,
-    certify,
+    Certificate, DDMin, DfaOptions, DfaPass, Driver, Figure, Finish, FnOracle, Granularity,
+    Minimality, Pass, Policy, ProbDD, ReduceOptions, Reduction, Schedule, Stop, Strategy, UnitPass,
+    Units, certify,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -299,6 +299,27 @@ fn run(case: &Case, strategy: &str, dfa: &DfaOptions) -> Row {
         "ddmin" => one(unit(|| Box::new(DDMin)), false),
         "probdd" => one(unit(|| Box::new(ProbDD::default())), false),
         "dfa" => Schedule {
+            passes: vec![
+                Box::new(DfaPass::new(
+                    g,
+                    DfaOptions {
+                        finish: Finish::ProbeOnly,
+                        ..dfa.clone()
+                    },
+                )),
+                unit(|| Box::new(DDMin)),
+                Box::new(DfaPass::new(
+                    g,
+                    DfaOptions {
+                        probe_colours: 0,
+                        finish: Finish::Certify,
+                        ..dfa.clone()
+                    },
+                )),
+            ],
+            to_fixpoint: true,
+        },
+        "ddmin+pass" => Schedule {
             passes: vec![
                 unit(|| Box::new(DDMin)),
                 Box::new(DfaPass::new(g, dfa.clone())),

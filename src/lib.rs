@@ -74,7 +74,7 @@ mod units;
 pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
 pub use command::{DEFAULT_GRACE, Ended, Process, Run, RunError, run};
-pub use dfa::DfaOptions;
+pub use dfa::{DfaOptions, Finish};
 pub use driver::{Driver, shortlex_less};
 pub use error::Error;
 pub use eval::{EvalOptions, Evaluator};

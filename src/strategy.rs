@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 15);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 16);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -76,7 +76,7 @@ pub const STRATEGIES: &[(&str, &str)] = &[
     ),
     (
         "dfa",
-        "DDMin, then SAT-backed DFA induction over the same units (lines unless --units), to a fixpoint; ends interval-minimal",
+        "the DFA pass's whole-word probe, DDMin, then the interval check on the shared cache, over the same units (lines unless --units), to a fixpoint; ends interval-minimal",
     ),
     (
         "dfa-pass",
@@ -150,7 +150,21 @@ pub fn passes() -> Vec<(String, String)> {
     for g in [Granularity::Lines, Granularity::Tokens, Granularity::Bytes] {
         add(
             &format!("dfa/{g}"),
-            &format!("SAT-backed DFA induction over {g}; ends interval-minimal"),
+            &format!(
+                "SAT-backed DFA induction over {g}: the whole-word probe, then windows; ends interval-minimal"
+            ),
+        );
+        add(
+            &format!("dfa-probe/{g}"),
+            &format!(
+                "the DFA pass's whole-word probe alone over {g} (at most 3 colours, while it pays)"
+            ),
+        );
+        add(
+            &format!("dfa-check/{g}"),
+            &format!(
+                "the interval check over {g} on the shared cache, accepting what it finds; ends interval-minimal"
+            ),
         );
     }
     out
@@ -190,8 +204,12 @@ pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
         return Ok(Box::new(TreePass::new(tree)));
     }
     let g: Granularity = tail.parse().map_err(|_| unknown())?;
-    if head == "dfa" {
-        return Ok(Box::new(DfaPass::new(g, DfaOptions::default())));
+    let max_units = DfaOptions::default().max_units;
+    match head {
+        "dfa" => return Ok(Box::new(DfaPass::new(g, DfaOptions::default()))),
+        "dfa-probe" => return Ok(Box::new(DfaPass::probe(g, max_units))),
+        "dfa-check" => return Ok(Box::new(DfaPass::check(g, max_units))),
+        _ => {}
     }
     let factory = policy(head).ok_or_else(unknown)?;
     Ok(Box::new(UnitPass::new(g, factory)))
@@ -239,6 +257,11 @@ fn gated(pass: impl Pass + 'static, needs: Needs) -> Box<dyn Pass> {
     Box::new(Gated::new(Box::new(pass), needs))
 }
 
+/// The largest input the default schedule's DFA probe looks at: it paid on every family of
+/// examples/families (up to 1,003 bytes) and on no corpus case (1,690 bytes and up), where
+/// it costs up to a dozen tests (notes/dfa-induction.md).
+pub const PROBE_BYTES: usize = 1024;
+
 /// The default schedule. On bracket-structured text the tree and group passes come first,
 /// while the structure is whole (before lines are split and whitespace squeezed); coupled
 /// deletions (sibling runs, short intervals) come after the plain ones have shrunk the input;
@@ -247,6 +270,7 @@ fn gated(pass: impl Pass + 'static, needs: Needs) -> Box<dyn Pass> {
 fn default_passes() -> Vec<Box<dyn Pass>> {
     use Granularity::*;
     vec![
+        Box::new(DfaPass::probe(Bytes, PROBE_BYTES)),
         gated(LengthAware::default(), Needs::Binary),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
@@ -327,12 +351,16 @@ impl Strategy {
             }),
             // Lines by default: proving interval-minimality costs a test per canonical
             // interval, quadratic in the result's units, which only the coarsest units keep
-            // affordable.
+            // affordable. The probe first, where it wins; after ddmin the check on the shared
+            // cache, which costs what the windowed search would without its extra candidates
+            // (notes/dfa-induction.md).
             "dfa" => {
                 let g = units.unwrap_or(Lines);
+                let max_units = DfaOptions::default().max_units;
                 fixpoint(vec![
+                    Box::new(DfaPass::probe(g, max_units)),
                     unit_pass(g, "ddmin"),
-                    Box::new(DfaPass::new(g, DfaOptions::default())),
+                    Box::new(DfaPass::check(g, max_units)),
                 ])
             }
             "dfa-pass" => once(vec![Box::new(DfaPass::new(

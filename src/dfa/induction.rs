@@ -42,7 +42,7 @@ use super::encoding::{Answer, ColouringSolver, GiveUp, Segment, SolveBudget};
 use super::known::Known;
 use super::quotient::Quotient;
 use super::word::Word;
-use crate::dfa::DfaOptions;
+use crate::dfa::{DfaOptions, Finish};
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
@@ -325,7 +325,8 @@ impl Induction {
         self.known.is_interval_minimal()
     }
 
-    /// The next proposals, or `None` once the word is interval-minimal.
+    /// The next proposals, or `None` once the word is interval-minimal (or, unless the
+    /// options finish with windows, once the probe is over).
     pub(crate) fn next_round(&mut self) -> Option<Round> {
         let n = self.word.len();
         if n > 0 && !self.known.contains(0, n) {
@@ -346,6 +347,9 @@ impl Induction {
                     candidates,
                 });
             }
+        }
+        if self.options.finish != Finish::Windows {
+            return None;
         }
         match self.colour() {
             Colour::Found(colouring) => {

@@ -47,6 +47,20 @@ pub(crate) use word::Word;
 
 use std::time::Duration;
 
+/// What the DFA pass does once its whole-word probe stops paying.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The windowed SAT search, to interval-minimal: the algorithm, for a word nothing else
+    /// has reduced.
+    Windows,
+    /// The brute-force interval check through [`crate::certify`] on the shared cache, narrowest
+    /// first, accepting what it finds, to interval-minimal: after other passes have reduced
+    /// the word it costs the same proof without the SAT rounds' extra candidates.
+    Certify,
+    /// Nothing more: the pass is the probe alone, a cheap first look before other passes.
+    ProbeOnly,
+}
+
 /// Bounds and switches of the DFA pass.
 #[derive(Clone, Debug)]
 pub struct DfaOptions {
@@ -78,6 +92,8 @@ pub struct DfaOptions {
     pub fallback_batch: usize,
     /// Off: skip SAT and walk the canonical intervals widest first (for comparisons).
     pub use_solver: bool,
+    /// What follows the probe.
+    pub finish: Finish,
 }
 
 impl Default for DfaOptions {
@@ -96,6 +112,7 @@ impl Default for DfaOptions {
             window_rounds: 4,
             fallback_batch: 16,
             use_solver: true,
+            finish: Finish::Windows,
         }
     }
 }

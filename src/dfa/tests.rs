@@ -216,12 +216,16 @@ fn accepted(input: &[u8], p: &Predicate, jobs: usize) -> Vec<Vec<u8>> {
             sink.borrow_mut().push(bytes.to_vec());
         }
     });
+    // The `dfa` schedule (probe, ddmin, check), then the windowed pass with the small bounds
+    // of these tests and ddmin again, to a fixpoint.
     let mut schedule = crate::Strategy::named("dfa")
         .unwrap()
         .with_units(Some(Granularity::Bytes))
         .schedule();
-    // The schedule's DFA pass with the small bounds of these tests.
-    schedule.passes[1] = Box::new(DfaPass::new(Granularity::Bytes, small_options()));
+    schedule.passes.insert(
+        0,
+        Box::new(DfaPass::new(Granularity::Bytes, small_options())),
+    );
     reduction.run(&mut schedule).unwrap();
     drop(reduction);
     log.take()

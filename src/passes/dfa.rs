@@ -7,11 +7,16 @@
 //! reductions are the same for every `--jobs`, as long as no solve hits its wall-clock
 //! deadline (the proof-byte budget, which is reproducible, normally trips first).
 
-use crate::dfa::{DfaOptions, Induction, InductionStats, Origin, Word};
+use crate::certify::{Certificate, Minimality, certify};
+use crate::dfa::{DfaOptions, Finish, Induction, InductionStats, Origin, Word};
 use crate::driver::Driver;
 use crate::report::Stop;
 use crate::schedule::Pass;
 use crate::units::{Granularity, Units};
+
+/// The probe goes on to the next word only if its reduction removed at least 1/PROBE_PAYS of
+/// the units.
+const PROBE_PAYS: usize = 8;
 
 /// What the search on a word hands to the search on the smaller word after a reduction.
 struct Restart {
@@ -39,6 +44,11 @@ pub struct DfaPass {
     options: DfaOptions,
     /// The last input this pass proved interval-minimal, so a fixpoint round is free.
     proven_minimal: Option<Vec<u8>>,
+    /// The last input a probe-only pass looked at without reducing it.
+    probed: Option<Vec<u8>>,
+    /// A probe-only pass that once looked without paying stays quiet: what other passes
+    /// leave behind is not where a coarse colouring of the whole word pays.
+    retired: bool,
 }
 
 impl DfaPass {
@@ -48,7 +58,37 @@ impl DfaPass {
             granularity,
             options,
             proven_minimal: None,
+            probed: None,
+            retired: false,
         }
+    }
+
+    /// The whole-word probe alone (`dfa-probe/UNITS`), on words of at most `max_units`; once
+    /// a run of it reduces nothing, later runs do nothing.
+    pub fn probe(granularity: Granularity, max_units: usize) -> DfaPass {
+        DfaPass::new(
+            granularity,
+            DfaOptions {
+                max_units,
+                probe_rounds: 3,
+                finish: Finish::ProbeOnly,
+                ..DfaOptions::default()
+            },
+        )
+    }
+
+    /// The interval stage for a word other passes have reduced (`dfa-check/UNITS`): no probe,
+    /// the brute-force check on the shared cache, on words of at most `max_units`.
+    pub fn check(granularity: Granularity, max_units: usize) -> DfaPass {
+        DfaPass::new(
+            granularity,
+            DfaOptions {
+                max_units,
+                probe_colours: 0,
+                finish: Finish::Certify,
+                ..DfaOptions::default()
+            },
+        )
     }
 }
 
@@ -73,13 +113,22 @@ fn report(driver: &mut Driver, stats: &InductionStats, learned: u64) {
 
 impl Pass for DfaPass {
     fn name(&self) -> String {
-        format!("dfa/{}", self.granularity)
+        let kind = match self.options.finish {
+            Finish::Windows => "dfa",
+            Finish::ProbeOnly => "dfa-probe",
+            Finish::Certify => "dfa-check",
+        };
+        format!("{kind}/{}", self.granularity)
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        if self.proven_minimal.as_deref() == Some(driver.best()) {
+        if self.retired
+            || self.proven_minimal.as_deref() == Some(driver.best())
+            || self.probed.as_deref() == Some(driver.best())
+        {
             return Ok(());
         }
+        let started_from = driver.best().len();
         let mut restart = Restart::default();
         loop {
             let units = Units::cut(driver.best(), self.granularity);
@@ -89,25 +138,60 @@ impl Pass for DfaPass {
             }
             if units.len() > self.options.max_units {
                 driver.count("dfa.skipped_too_large", 1);
+                self.retired =
+                    self.options.finish == Finish::ProbeOnly && driver.best().len() == started_from;
                 return Ok(());
             }
-            let mut induction = Induction::new(
-                Word::new(&units),
-                &self.options,
-                &restart.carried,
-                restart.near,
-                restart.probe,
-            );
-            let learned_before = induction.known().canonical_known();
-            let outcome = self.search(driver, &mut induction);
-            let learned = induction.known().canonical_known() - learned_before;
-            report(driver, &induction.stats, learned);
-            match outcome? {
-                Some(next) => restart = next,
-                None => {
+            let certify_now = !restart.probe && self.options.finish == Finish::Certify;
+            if !certify_now {
+                let mut induction = Induction::new(
+                    Word::new(&units),
+                    &self.options,
+                    &restart.carried,
+                    restart.near,
+                    restart.probe,
+                );
+                let learned_before = induction.known().canonical_known();
+                let outcome = self.search(driver, &mut induction);
+                let learned = induction.known().canonical_known() - learned_before;
+                report(driver, &induction.stats, learned);
+                if let Some(next) = outcome? {
+                    restart = next;
+                    continue;
+                }
+                if induction.is_interval_minimal() {
                     driver.count("dfa.interval_minimal", 1);
                     self.proven_minimal = Some(driver.best().to_vec());
                     return Ok(());
+                }
+            }
+            match self.options.finish {
+                Finish::Windows => unreachable!("the windowed search ends interval-minimal"),
+                Finish::ProbeOnly => {
+                    self.retired = driver.best().len() == started_from;
+                    self.probed = Some(driver.best().to_vec());
+                    return Ok(());
+                }
+                Finish::Certify => {
+                    let units = Units::cut(driver.best(), self.granularity);
+                    match certify(driver.evaluator(), &units, Minimality::IntervalMinimal)? {
+                        Certificate::Minimal { .. } => {
+                            driver.count("dfa.interval_minimal", 1);
+                            self.proven_minimal = Some(driver.best().to_vec());
+                            return Ok(());
+                        }
+                        Certificate::NotMinimal { smaller, .. } => {
+                            // Tested interesting a moment ago: the cache answers, no test.
+                            let mut once = Some((smaller, ()));
+                            if driver.try_candidates(&mut || once.take())?.is_some() {
+                                driver.count("dfa.accepted_certify", 1);
+                            }
+                            restart = Restart {
+                                probe: false,
+                                ..Restart::default()
+                            };
+                        }
+                    }
                 }
             }
         }
@@ -172,7 +256,11 @@ impl DfaPass {
                 return Ok(Some(Restart {
                     carried,
                     near,
-                    probe: won.probe,
+                    // Paying means deleting in bulk: a probe that trims a few units per round
+                    // costs more than the ddmin-style passes after it (seed-200 at lines).
+                    probe: won.probe
+                        && (induction.word().len() - won.symbols.len()) * PROBE_PAYS
+                            >= induction.word().len(),
                 }));
             }
         }
