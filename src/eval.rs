@@ -72,6 +72,25 @@ impl EvalOptions {
     }
 }
 
+/// Verdicts kept outside the process (a run directory's cache), consulted before a test runs
+/// and told every verdict a test gave. A verdict recalled from it counts as a test, as it did
+/// in the run that made it, so a resumed run counts, and decides, exactly as the first did.
+pub trait VerdictStore: Send {
+    /// The verdict of the candidate whose content key is `key`, if one was kept.
+    fn recall(&self, key: u128) -> Option<Verdict>;
+    /// Keeps the verdict a test gave.
+    fn remember(&mut self, key: u128, verdict: Verdict);
+    /// The verdict of the `nth` re-run of `key` (re-runs go past the cache), if one was kept.
+    fn recall_rerun(&self, key: u128, nth: u32) -> Option<Verdict>;
+    /// Keeps the verdict of the `nth` re-run of `key`.
+    fn remember_rerun(&mut self, key: u128, nth: u32, verdict: Verdict);
+}
+
+/// The content key of a candidate: a 128-bit hash of its bytes.
+pub fn content_key(bytes: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(bytes)
+}
+
 /// A verdict run but not yet needed, and the runs it took.
 #[derive(Clone, Copy, Debug)]
 struct Spare {
@@ -94,10 +113,9 @@ pub struct Evaluator<'o> {
     spare: HashMap<u128, Spare>,
     stats: EvalStats,
     sink: Option<Sink<'o>>,
-}
-
-fn content_key(bytes: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(bytes)
+    store: Option<Box<dyn VerdictStore + 'o>>,
+    /// Re-runs made so far, per key, to name them in the store.
+    reruns: HashMap<u128, u32>,
 }
 
 /// Runs the oracle once, then up to `confirm` more times while it keeps saying interesting.
@@ -163,7 +181,14 @@ impl<'o> Evaluator<'o> {
             spare: HashMap::new(),
             stats: EvalStats::default(),
             sink: None,
+            store: None,
+            reruns: HashMap::new(),
         }
+    }
+
+    /// Consults and feeds `store` for every test from now on.
+    pub fn set_store(&mut self, store: impl VerdictStore + 'o) {
+        self.store = Some(Box::new(store));
     }
 
     /// Sends every [`Event::Tested`] (and every event passed to [`Evaluator::emit`]) to `f`.
@@ -240,13 +265,20 @@ impl<'o> Evaluator<'o> {
         }
     }
 
-    /// Counts a completed oracle run (speculative ones too) and tells the sink.
-    fn ran(&mut self, outcome: &Outcome) {
+    /// Counts a completed oracle run (speculative ones too), keeps its verdict in the store,
+    /// and tells the sink.
+    fn ran(&mut self, key: u128, size: usize, outcome: &Outcome) {
         self.stats.oracle_runs += 1;
         self.stats.busy += outcome.duration;
+        if let Some(store) = self.store.as_mut() {
+            store.remember(key, outcome.verdict);
+        }
         let stats = self.stats.clone();
         self.emit(&Event::Tested {
             verdict: outcome.verdict,
+            candidate: key,
+            size,
+            duration: outcome.duration,
             stats: &stats,
         });
     }
@@ -268,7 +300,8 @@ impl<'o> Evaluator<'o> {
         }
     }
 
-    /// What is already known of `key`: a committed verdict (free) or a spare one (charged).
+    /// What is already known of `key`: a committed verdict (free), a spare one, or one the
+    /// store kept (both charged, as tests a one-job run would have made).
     fn known(&mut self, key: u128) -> Option<(Verdict, u64)> {
         if !self.options.cache {
             return None;
@@ -276,7 +309,12 @@ impl<'o> Evaluator<'o> {
         if let Some(&v) = self.committed.get(&key) {
             return Some((v, 0));
         }
-        self.spare.remove(&key).map(|s| (s.verdict, s.runs))
+        if let Some(s) = self.spare.remove(&key) {
+            return Some((s.verdict, s.runs));
+        }
+        let v = self.store.as_ref()?.recall(key)?;
+        self.stats.recalled += 1;
+        Some((v, 1 + u64::from(v.is_interesting()) * self.confirm as u64))
     }
 
     fn error(e: OracleError) -> Stop {
@@ -316,7 +354,7 @@ impl<'o> Evaluator<'o> {
         let cancel = Cancel::child_of(&self.options.control);
         let (result, runs) = run_confirmed(self.oracle, bytes, &cancel, self.confirm);
         let outcome = result.map_err(Self::error)?;
-        self.ran(&outcome);
+        self.ran(key, bytes.len(), &outcome);
         self.stats.oracle_runs += runs - 1;
         self.commit(key, outcome.verdict, runs);
         Ok(outcome.verdict)
@@ -332,15 +370,33 @@ impl<'o> Evaluator<'o> {
             return Err(Stop::Budget);
         }
         let key = content_key(bytes);
-        let outcome = self
-            .oracle
-            .test(bytes, &Cancel::child_of(&self.options.control))
-            .map_err(Self::error)?;
-        self.ran(&outcome);
+        let nth = {
+            let n = self.reruns.entry(key).or_insert(0);
+            *n += 1;
+            *n
+        };
+        let kept = self.store.as_ref().and_then(|s| s.recall_rerun(key, nth));
+        let verdict = match kept {
+            Some(v) => {
+                self.stats.recalled += 1;
+                v
+            }
+            None => {
+                let outcome = self
+                    .oracle
+                    .test(bytes, &Cancel::child_of(&self.options.control))
+                    .map_err(Self::error)?;
+                self.ran(key, bytes.len(), &outcome);
+                if let Some(store) = self.store.as_mut() {
+                    store.remember_rerun(key, nth, outcome.verdict);
+                }
+                outcome.verdict
+            }
+        };
         self.committed.remove(&key);
         self.spare.remove(&key);
-        self.commit(key, outcome.verdict, 1);
-        Ok(outcome.verdict)
+        self.commit(key, verdict, 1);
+        Ok(verdict)
     }
 
     /// Runs the oracle once on `bytes` keeping what the test printed, and counts it as a test.
@@ -356,8 +412,9 @@ impl<'o> Evaluator<'o> {
             .oracle
             .test_verbose(bytes, &Cancel::child_of(&self.options.control))
             .map_err(Self::error)?;
-        self.ran(&outcome);
-        self.commit(content_key(bytes), outcome.verdict, 1);
+        let key = content_key(bytes);
+        self.ran(key, bytes.len(), &outcome);
+        self.commit(key, outcome.verdict, 1);
         Ok(outcome)
     }
 
@@ -441,12 +498,15 @@ impl<'o> Evaluator<'o> {
                     this.stats.speculative_wasted += 1;
                     match result {
                         Ok(outcome) => {
-                            this.ran(&outcome);
-                            this.stats.oracle_runs += runs - 1;
-                            let key = window
+                            let found = window
                                 .iter()
                                 .find(|p| matches!(p.state, State::Running(s, _) if s == seq))
-                                .map(|p| p.key);
+                                .map(|p| (p.key, p.bytes.len()));
+                            if let Some((key, size)) = found {
+                                this.ran(key, size, &outcome);
+                            }
+                            this.stats.oracle_runs += runs - 1;
+                            let key = found.map(|f| f.0);
                             if let Some(key) = key
                                 && this.options.cache
                                 && !this.committed.contains_key(&key)
@@ -584,13 +644,14 @@ impl<'o> Evaluator<'o> {
                 self.stats.running = running;
                 match result {
                     Ok(outcome) => {
-                        self.ran(&outcome);
                         self.stats.oracle_runs += runs - 1;
-                        if let Some(p) = window
-                            .iter_mut()
-                            .find(|p| matches!(p.state, State::Running(s, _) if s == done))
+                        if let Some(k) = window
+                            .iter()
+                            .position(|p| matches!(p.state, State::Running(s, _) if s == done))
                         {
-                            p.state = State::Known(outcome.verdict, runs);
+                            let (key, size) = (window[k].key, window[k].bytes.len());
+                            self.ran(key, size, &outcome);
+                            window[k].state = State::Known(outcome.verdict, runs);
                         }
                     }
                     Err(OracleError::Cancelled) => {

@@ -41,7 +41,7 @@
 use crate::certify::{Certificate, Minimality, certify};
 use crate::driver::Driver;
 use crate::error::Error;
-use crate::eval::EvalOptions;
+use crate::eval::{EvalOptions, VerdictStore};
 use crate::oracle::{Control, Oracle, Outcome, Verdict};
 use crate::report::{Event, Report, Stop};
 use crate::schedule::Schedule;
@@ -147,6 +147,12 @@ impl<'o> Reduction<'o> {
         self.driver.evaluator().set_sink(f);
     }
 
+    /// Consults and feeds `store` for every test (a run directory's verdict cache): a
+    /// candidate whose verdict it holds is not tested again, but counts as the test it was.
+    pub fn set_store(&mut self, store: impl VerdictStore + 'o) {
+        self.driver.evaluator().set_store(store);
+    }
+
     /// The best so far.
     pub fn best(&self) -> &[u8] {
         self.driver.best()
@@ -163,9 +169,13 @@ impl<'o> Reduction<'o> {
     }
 
     /// Takes the first check of another reduction of the same input with the same oracle
-    /// (`compare` runs several strategies from one check): its runs count as this one's tests.
+    /// (`compare` runs several strategies from one check; a resumed run takes its own): its
+    /// runs count as this one's tests, and the first calibrates the oracle.
     pub fn reuse_first_check(&mut self, outcomes: &[Outcome]) -> Result<(), Error> {
         let eval = self.driver.evaluator();
+        if let Some(first) = outcomes.first() {
+            eval.oracle().calibrate(first);
+        }
         for o in outcomes {
             eval.count_external(&self.verified, o.verdict);
         }
