@@ -48,6 +48,9 @@ pub struct EvalOptions {
     pub control: Control,
     /// The most bytes of candidates held for speculation at once.
     pub window_bytes: usize,
+    /// Candidates a batching pass tests together, whatever `jobs` is (1: no batches). See
+    /// [`Evaluator::test_all`].
+    pub batch: usize,
 }
 
 impl Default for EvalOptions {
@@ -58,6 +61,7 @@ impl Default for EvalOptions {
             max_tests: None,
             control: Control::new(),
             window_bytes: 64 << 20,
+            batch: 1,
         }
     }
 }
@@ -116,6 +120,9 @@ pub struct Evaluator<'o> {
     store: Option<Box<dyn VerdictStore + 'o>>,
     /// Re-runs made so far, per key, to name them in the store.
     reruns: HashMap<u128, u32>,
+    /// Let tests still running finish when a call returns, instead of cancelling them: their
+    /// verdicts are wanted next (a batch).
+    drain: bool,
 }
 
 /// Runs the oracle once, then up to `confirm` more times while it keeps saying interesting.
@@ -183,6 +190,7 @@ impl<'o> Evaluator<'o> {
             sink: None,
             store: None,
             reruns: HashMap::new(),
+            drain: false,
         }
     }
 
@@ -363,6 +371,16 @@ impl<'o> Evaluator<'o> {
     /// Runs the oracle once on `bytes`, past the cache, and counts it as a test; the verdict
     /// replaces the cached one. For re-runs of a result already accepted.
     pub fn rerun(&mut self, bytes: &[u8]) -> Result<Verdict, Stop> {
+        self.rerun_with(bytes, |oracle, cancel| oracle.test(bytes, cancel))
+    }
+
+    /// [`Evaluator::rerun`] whose run is made by `run` (which may have started earlier, in
+    /// the background); it is not called when the verdict is already kept in the store.
+    pub fn rerun_with(
+        &mut self,
+        bytes: &[u8],
+        run: impl FnOnce(&dyn Oracle, &Cancel) -> Result<Outcome, OracleError>,
+    ) -> Result<Verdict, Stop> {
         if self.options.control.is_stopped() {
             return Err(Stop::Interrupted);
         }
@@ -382,9 +400,7 @@ impl<'o> Evaluator<'o> {
                 v
             }
             None => {
-                let outcome = self
-                    .oracle
-                    .test(bytes, &Cancel::child_of(&self.options.control))
+                let outcome = run(self.oracle, &Cancel::child_of(&self.options.control))
                     .map_err(Self::error)?;
                 self.ran(key, bytes.len(), &outcome);
                 if let Some(store) = self.store.as_mut() {
@@ -430,6 +446,69 @@ impl<'o> Evaluator<'o> {
         self.committed.retain(|_, v| !v.is_interesting());
         self.spare.retain(|_, s| !s.verdict.is_interesting());
         self.confirm = self.confirm.max(1);
+    }
+
+    /// The verdicts of all `candidates`, each counted as a test (or a cache hit) as one job
+    /// would count it, whatever `jobs` is. With several jobs they run at once, and a success
+    /// does not cancel the others: a batch wants every verdict. For passes that test a fixed
+    /// batch and merge its successes, so that many jobs do not waste their tests.
+    pub fn test_all(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<Verdict>, Stop> {
+        let mut verdicts = vec![Verdict::NotInteresting; candidates.len()];
+        let drain = std::mem::replace(&mut self.drain, true);
+        let mut from = 0;
+        let result = loop {
+            let mut k = from;
+            let mut next = || {
+                let c = candidates.get(k)?;
+                k += 1;
+                Some((c.clone(), k - 1))
+            };
+            match self.first_interesting(&mut next) {
+                Ok(Some((_, i))) => {
+                    verdicts[i] = Verdict::Interesting;
+                    from = i + 1;
+                }
+                Ok(None) => break Ok(verdicts),
+                Err(stop) => break Err(stop),
+            }
+        };
+        self.drain = drain;
+        result
+    }
+
+    /// Runs the oracle `n` times on `bytes` keeping what the test printed, each counted as a
+    /// test; with several jobs, the runs go at once. For the first check.
+    pub fn run_verbose_all(&mut self, bytes: &[u8], n: usize) -> Result<Vec<Outcome>, Stop> {
+        if self.options.jobs <= 1 || n <= 1 {
+            return (0..n).map(|_| self.run_verbose(bytes)).collect();
+        }
+        if self.options.control.is_stopped() {
+            return Err(Stop::Interrupted);
+        }
+        if !self.affordable(n as u64) {
+            return Err(Stop::Budget);
+        }
+        let oracle = self.oracle;
+        let control = &self.options.control;
+        let results: Vec<Result<Outcome, OracleError>> = std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..n)
+                .map(|_| {
+                    scope.spawn(move || oracle.test_verbose(bytes, &Cancel::child_of(control)))
+                })
+                .collect();
+            runs.into_iter()
+                .map(|r| r.join().unwrap_or(Err(OracleError::Cancelled)))
+                .collect()
+        });
+        let key = content_key(bytes);
+        let mut outcomes = Vec::with_capacity(n);
+        for result in results {
+            let outcome = result.map_err(Self::error)?;
+            self.ran(key, bytes.len(), &outcome);
+            self.commit(key, outcome.verdict, 1);
+            outcomes.push(outcome);
+        }
+        Ok(outcomes)
     }
 
     /// Pulls candidates from `next` until one is interesting and returns it with its payload.
@@ -485,7 +564,9 @@ impl<'o> Evaluator<'o> {
                           mut running: usize|
              -> Result<(), Stop> {
                 for p in window.iter() {
-                    if let State::Running(_, c) = &p.state {
+                    if let State::Running(_, c) = &p.state
+                        && !this.drain
+                    {
                         c.cancel();
                     }
                 }

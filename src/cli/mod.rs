@@ -291,6 +291,13 @@ pub struct ReduceArgs {
     #[arg(long)]
     pub no_cache: bool,
 
+    /// Test candidates in batches of N and merge their successes, so that many jobs (16 to
+    /// 64, on a cluster) do not waste tests behind each success. The result depends on N,
+    /// never on -j; N = 1 (the default) tests one candidate after another, which costs the
+    /// fewest tests. Try N = -j when tests are slow and jobs plentiful.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub batch: u16,
+
     /// Write the run's figures as JSON to PATH.
     #[arg(long, value_name = "PATH")]
     pub stats_json: Option<PathBuf>,

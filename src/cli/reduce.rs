@@ -86,6 +86,7 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
     let mode = mode_of(&session.input_path);
     let options = ReduceOptions {
         cache: !args.no_cache,
+        batch: usize::from(args.batch),
         ..session.options(&args.t, args.max_tests)
     };
     // The reduction owns the only copy of the input; until it accepts something, its best is
