@@ -30,7 +30,9 @@
 
 use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
 use crate::report::{EvalStats, Event, Stop};
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -82,6 +84,19 @@ struct Spare {
 /// Receives the evaluator's and its owners' events.
 type Sink<'o> = Box<dyn FnMut(&Event) + 'o>;
 
+/// How far the running pass has got, `(done, total)`. Proposals set it while the evaluator
+/// pulls them, when nothing else can reach the evaluator; it reports a change as an
+/// [`Event::Progress`] at the next pull.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Meter(Rc<Cell<Option<(u64, u64)>>>);
+
+impl Meter {
+    /// The pass is at `done` of `total`.
+    pub(crate) fn set(&self, done: u64, total: u64) {
+        self.0.set(Some((done, total)));
+    }
+}
+
 /// The cache, worker pool and oracle behind every pass.
 pub struct Evaluator<'o> {
     oracle: &'o dyn Oracle,
@@ -94,6 +109,9 @@ pub struct Evaluator<'o> {
     spare: HashMap<u128, Spare>,
     stats: EvalStats,
     sink: Option<Sink<'o>>,
+    meter: Meter,
+    /// The progress last reported, so an unchanged one is not sent again.
+    reported: Option<(u64, u64)>,
 }
 
 fn content_key(bytes: &[u8]) -> u128 {
@@ -163,6 +181,8 @@ impl<'o> Evaluator<'o> {
             spare: HashMap::new(),
             stats: EvalStats::default(),
             sink: None,
+            meter: Meter::default(),
+            reported: None,
         }
     }
 
@@ -175,6 +195,28 @@ impl<'o> Evaluator<'o> {
     pub fn emit(&mut self, event: &Event) {
         if let Some(sink) = self.sink.as_mut() {
             sink(event);
+        }
+    }
+
+    /// The running pass's progress meter, for proposals to set while they are pulled.
+    pub(crate) fn meter(&self) -> Meter {
+        self.meter.clone()
+    }
+
+    /// Forgets the progress of the last pass.
+    pub(crate) fn reset_progress(&mut self) {
+        self.meter.0.set(None);
+        self.reported = None;
+    }
+
+    /// Sends the meter's reading as an [`Event::Progress`] if it moved.
+    pub(crate) fn report_progress(&mut self) {
+        let now = self.meter.0.get();
+        if now != self.reported
+            && let Some((done, total)) = now
+        {
+            self.reported = now;
+            self.emit(&Event::Progress { done, total });
         }
     }
 
@@ -400,6 +442,7 @@ impl<'o> Evaluator<'o> {
             let Some((bytes, payload)) = next() else {
                 return Ok(None);
             };
+            self.report_progress();
             if self.test_one(content_key(&bytes), &bytes)?.is_interesting() {
                 return Ok(Some((bytes, payload)));
             }
@@ -488,6 +531,7 @@ impl<'o> Evaluator<'o> {
                         exhausted = true;
                         break;
                     };
+                    self.report_progress();
                     let key = content_key(&bytes);
                     let state = if let Some((v, cost)) = self.known(key) {
                         State::Known(v, cost)
