@@ -11,6 +11,7 @@ mod files;
 mod out;
 mod reduce;
 mod session;
+mod terminal;
 mod ui;
 
 use clap::{Args, Parser, Subcommand};

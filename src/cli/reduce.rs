@@ -5,7 +5,7 @@ use super::exit::{Exit, Fail};
 use super::files::{check_output, make_backup, mode_of, write_atomic};
 use super::out;
 use super::session::Session;
-use super::ui::{Ui, stats_json, summary};
+use super::ui::{Setup, Ui, stats_json, summary};
 use myhill::{Event, ReduceOptions, Reduction, Stop, Strategy};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -13,16 +13,20 @@ use std::rc::Rc;
 
 /// Writes every new best to the output, and remembers the first write error.
 struct Keeper {
-    path: PathBuf,
+    /// Unknown until the first check passed and the original is safe.
+    path: Option<PathBuf>,
     mode: Option<u32>,
     error: Option<String>,
 }
 
 impl Keeper {
     fn keep(&mut self, bytes: &[u8]) {
-        if let Err(e) = write_atomic(&self.path, bytes, self.mode) {
+        let Some(path) = &self.path else {
+            return;
+        };
+        if let Err(e) = write_atomic(path, bytes, self.mode) {
             self.error
-                .get_or_insert(format!("cannot write {}: {e}", self.path.display()));
+                .get_or_insert(format!("cannot write {}: {e}", path.display()));
         }
     }
 }
@@ -56,38 +60,19 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
     let original = std::mem::take(&mut session.original);
     let initial_len = original.len();
     let mut reduction = Reduction::new(original, &session.oracle, options);
-    let outcomes = match reduction.check_original() {
-        Ok(o) => o.to_vec(),
-        Err(e) => return Err(session.explain(e)),
-    };
-    if !args.t.quiet {
-        out::err(session.interesting_line(initial_len, &outcomes));
-    }
-
-    // Never lose work: keep the original, and decide where the best goes.
-    let out_path = match &args.output {
-        Some(o) => {
-            write_atomic(o, reduction.best(), mode)
-                .map_err(|e| Fail::usage(format!("cannot write {}: {e}", o.display())))?;
-            o.clone()
-        }
-        None => {
-            let backup = make_backup(&session.input_path, reduction.best(), mode)?;
-            if !args.t.quiet {
-                out::err(format!(
-                    "myhill: the original is kept as {}",
-                    backup.display()
-                ));
-            }
-            session.input_path.clone()
-        }
-    };
     let keeper = Rc::new(RefCell::new(Keeper {
-        path: out_path.clone(),
+        path: None,
         mode,
         error: None,
     }));
-    let ui = Rc::new(RefCell::new(Ui::new(args.t.quiet, initial_len)));
+    let ui = Rc::new(RefCell::new(Ui::new(Setup {
+        quiet: args.t.quiet,
+        initial: initial_len,
+        jobs: session.jobs,
+        max_tests: args.max_tests,
+        first_runs: args.t.first_runs,
+        control: session.control.clone(),
+    })));
     {
         let (keeper, ui) = (keeper.clone(), ui.clone());
         reduction.on_event(move |event| {
@@ -101,9 +86,40 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
             ui.borrow_mut().event(event);
         });
     }
+    let outcomes = match reduction.check_original() {
+        Ok(o) => o.to_vec(),
+        Err(e) => {
+            ui.borrow_mut().finish();
+            return Err(session.explain(e));
+        }
+    };
+    if !args.t.quiet {
+        ui.borrow()
+            .say(session.interesting_line(initial_len, &outcomes));
+    }
+
+    // Never lose work: keep the original, and decide where the best goes.
+    let out_path = match &args.output {
+        Some(o) => {
+            write_atomic(o, reduction.best(), mode)
+                .map_err(|e| Fail::usage(format!("cannot write {}: {e}", o.display())))?;
+            o.clone()
+        }
+        None => {
+            let backup = make_backup(&session.input_path, reduction.best(), mode)?;
+            if !args.t.quiet {
+                ui.borrow().say(format!(
+                    "myhill: the original is kept as {}",
+                    backup.display()
+                ));
+            }
+            session.input_path.clone()
+        }
+    };
+    keeper.borrow_mut().path = Some(out_path.clone());
     let finished = reduction.run(&mut schedule)?;
     drop(reduction);
-    ui.borrow_mut().finish_line();
+    ui.borrow_mut().finish();
 
     let report = &finished.report;
     let mut exit = match &report.stopped {
