@@ -11,6 +11,7 @@ mod files;
 mod out;
 mod reduce;
 mod session;
+mod stats;
 mod terminal;
 mod ui;
 

@@ -5,10 +5,11 @@ use super::exit::{Exit, Fail};
 use super::files::{check_output, make_backup, mode_of, write_atomic};
 use super::out;
 use super::session::Session;
-use super::ui::{Setup, Ui, stats_json, summary};
+use super::stats::{self, Ended, Record};
+use super::ui::{Setup, Ui, summary};
 use myhill::{Event, ReduceOptions, Reduction, Stop, Strategy};
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::rc::Rc;
 
 /// Writes every new best to the output, and remembers the first write error.
@@ -32,6 +33,23 @@ impl Keeper {
 }
 
 pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
+    let mut record = Record::default();
+    let result = reduce(&args, &mut record);
+    let Some(path) = &args.stats_json else {
+        return result;
+    };
+    // Written whatever happened, so a script learns why a run ended as well as how far it got.
+    let written = stats::write(path, &stats::to_json(&record, &args, &result));
+    match (result, written) {
+        (Err(fail), Err(also)) => {
+            out::err(format!("myhill: warning: {}", also.message));
+            Err(fail)
+        }
+        (result, written) => written.and(result),
+    }
+}
+
+fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
     let mut schedule = match &args.passes {
         Some(names) => myhill::schedule_of(names)?,
         None => Strategy::named(&args.strategy)?
@@ -46,10 +64,13 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
             )));
         }
     }
+    record.strategy = args.passes.is_none().then(|| args.strategy.clone());
+    record.schedule = schedule.names();
     if let Some(o) = &args.output {
         check_output(o, &args.t.input)?;
     }
     let mut session = Session::open(&args.t)?;
+    record.jobs = Some(session.jobs);
     let mode = mode_of(&session.input_path);
     let options = ReduceOptions {
         cache: !args.no_cache,
@@ -90,6 +111,13 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
         Ok(o) => o.to_vec(),
         Err(e) => {
             ui.borrow_mut().finish();
+            let mut report = reduction.report();
+            // A failed check is not kept by the reduction, but every test so far was part of it.
+            report.first_check_runs = report.eval.tests_run;
+            record.report = Some(report);
+            if matches!(e, myhill::Error::Hangs(_)) {
+                record.ended = Some(Ended::Hangs);
+            }
             return Err(session.explain(e));
         }
     };
@@ -101,12 +129,15 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
     // Never lose work: keep the original, and decide where the best goes.
     let out_path = match &args.output {
         Some(o) => {
+            record.report = Some(reduction.report());
             write_atomic(o, reduction.best(), mode)
                 .map_err(|e| Fail::usage(format!("cannot write {}: {e}", o.display())))?;
             o.clone()
         }
         None => {
+            record.report = Some(reduction.report());
             let backup = make_backup(&session.input_path, reduction.best(), mode)?;
+            record.backup = Some(backup.clone());
             if !args.t.quiet {
                 ui.borrow().say(format!(
                     "myhill: the original is kept as {}",
@@ -117,9 +148,15 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
         }
     };
     keeper.borrow_mut().path = Some(out_path.clone());
-    let finished = reduction.run(&mut schedule)?;
+    record.output = Some(out_path.clone());
+    let finished = reduction.run(&mut schedule);
+    if finished.is_err() {
+        record.report = Some(reduction.report());
+    }
+    let finished = finished?;
     drop(reduction);
     ui.borrow_mut().finish();
+    record.report = Some(finished.report.clone());
 
     let report = &finished.report;
     let mut exit = match &report.stopped {
@@ -130,6 +167,7 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
     let trivial = finished.is_trivial() && !args.allow_trivial && exit == Exit::Ok;
     if trivial {
         exit = Exit::Trivial;
+        record.ended = Some(Ended::Trivial);
     }
     if !args.t.quiet {
         out::err_raw(summary(report));
@@ -159,9 +197,6 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
             out_path.display()
         ));
     }
-    if let Some(path) = &args.stats_json {
-        write_stats(path, report, &args, exit)?;
-    }
     if keeper.borrow().error.is_some() {
         // Every write failed or some did: one more try, and say whether the result is safe.
         write_atomic(&out_path, &finished.best, mode).map_err(|e| {
@@ -187,16 +222,4 @@ fn flaky_note(report: &myhill::Report) -> String {
         "myhill: note: the result was not re-run at the end (interrupted); it passed the test once."
             .to_string()
     }
-}
-
-fn write_stats(
-    path: &Path,
-    report: &myhill::Report,
-    args: &ReduceArgs,
-    exit: Exit,
-) -> Result<(), Fail> {
-    let json = stats_json(report, &args.strategy, exit.code());
-    let text = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
-    std::fs::write(path, text)
-        .map_err(|e| Fail::usage(format!("cannot write --stats-json {}: {e}", path.display())))
 }

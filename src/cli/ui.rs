@@ -500,61 +500,6 @@ pub fn busy_share(report: &Report) -> f64 {
     (report.eval.busy.as_secs_f64() / (wall * jobs)).min(1.0)
 }
 
-/// The run's figures as JSON.
-pub fn stats_json(report: &Report, strategy: &str, code: i32) -> serde_json::Value {
-    let passes: Vec<serde_json::Value> = report
-        .passes
-        .iter()
-        .map(|p| {
-            serde_json::json!({
-                "name": p.name,
-                "runs": p.runs,
-                "skipped": p.skipped,
-                "tests": p.tests,
-                "cache_hits": p.cache_hits,
-                "successes": p.successes,
-                "bytes_removed": p.bytes_removed,
-                "seconds": p.time.as_secs_f64(),
-            })
-        })
-        .collect();
-    let counters: serde_json::Map<String, serde_json::Value> = report
-        .counters
-        .iter()
-        .map(|(k, v)| {
-            let value = match v {
-                myhill::Figure::Count(n) => serde_json::json!(n),
-                myhill::Figure::Seconds(s) => serde_json::json!(s),
-            };
-            (k.clone(), value)
-        })
-        .collect();
-    let e = &report.eval;
-    serde_json::json!({
-        "strategy": strategy,
-        "jobs": report.jobs,
-        "exit_code": code,
-        "stopped": report.stopped.as_ref().map(|s| s.name()),
-        "tests_run": e.tests_run,
-        "oracle_runs": e.oracle_runs,
-        "first_check_runs": report.first_check_runs,
-        "verify_runs": report.verify_runs,
-        "rollbacks": report.rollbacks,
-        "confirmed": report.confirmed,
-        "cache_hits": e.cache_hits,
-        "timeouts": e.timeouts,
-        "initial_bytes": report.initial_bytes,
-        "final_bytes": report.final_bytes,
-        "wall_seconds": report.wall.as_secs_f64(),
-        "speculative_started": e.speculative_started,
-        "speculative_wasted": e.speculative_wasted,
-        "busy_share": busy_share(report),
-        "trace": report.trace,
-        "passes": passes,
-        "counters": counters,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
