@@ -221,3 +221,71 @@ fn piped_progress_is_one_stamped_line_per_improvement() {
     assert!(lines[0].contains("pass ddmin/lines"), "{err}");
     assert!(!err.contains('\x1b'), "{err}");
 }
+
+fn help(args: &[&str]) -> String {
+    let out = std::process::Command::new(common::bin())
+        .args(args)
+        .env("COLUMNS", "80")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn help_is_wrapped_grouped_and_worded_per_subcommand() {
+    for sub in ["reduce", "check", "compare", "bisect", "completions", "man"] {
+        for flag in ["-h", "--help"] {
+            let text = help(&[sub, flag]);
+            let long: Vec<&str> = text.lines().filter(|l| l.chars().count() > 80).collect();
+            assert!(
+                long.is_empty(),
+                "{sub} {flag}: lines over 80 columns: {long:#?}"
+            );
+            // Words are separated by one space, not by runs of a source file's indentation.
+            for line in text.lines() {
+                let inner = line.trim_start();
+                assert!(
+                    !inner.contains("         ") || inner.starts_with('-'),
+                    "{sub} {flag}: a run of spaces in {line:?}"
+                );
+            }
+        }
+    }
+    let reduce = help(&["reduce", "--help"]);
+    for heading in [
+        "Running the test:",
+        "What counts as interesting:",
+        "Output:",
+        "Choosing passes:",
+        "Limits:",
+    ] {
+        assert!(reduce.contains(heading), "{heading} missing:\n{reduce}");
+    }
+    assert!(reduce.contains("The file to reduce"));
+    assert!(!reduce.contains("--seed"), "--seed did nothing and is gone");
+    let check = help(&["check", "--help"]);
+    assert!(check.contains("<FILE>") && check.contains("The file to certify"));
+    assert!(!check.contains("to reduce (or check)"));
+    assert!(help(&["compare", "--help"]).contains("The file every strategy starts from"));
+}
+
+#[test]
+fn completions_and_the_manual_page_come_from_the_definitions() {
+    let bash = help(&["completions", "bash"]);
+    assert!(
+        bash.contains("_myhill") && bash.contains("--stats-json"),
+        "{bash}"
+    );
+    let zsh = help(&["completions", "zsh"]);
+    assert!(zsh.contains("#compdef myhill"), "{zsh}");
+    let man = help(&["man"]);
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH myhill"),
+        "{man}"
+    );
+    assert!(man.contains("myhill\\-reduce(1)"), "{man}");
+    let reduce = help(&["man", "reduce"]);
+    assert!(reduce.contains(".TH myhill-reduce"), "{reduce}");
+    assert!(reduce.contains("stats\\-json"), "{reduce}");
+}

@@ -23,6 +23,12 @@ pub fn width() -> Option<usize> {
     (size.ws_col > 0).then_some(usize::from(size.ws_col))
 }
 
+/// The width of the terminal stdout is on, if it is one.
+pub fn stdout_width() -> Option<usize> {
+    let size = rustix::termios::tcgetwinsize(std::io::stdout().as_fd()).ok()?;
+    (size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
 /// Puts the terminal back as it was before [`Keys::start`]; harmless when it is.
 pub fn restore() {
     let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner()).take();
