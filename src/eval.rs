@@ -358,9 +358,10 @@ impl<'o> Evaluator<'o> {
         let cancel = Cancel::child_of(&self.options.control);
         let (result, runs) = run_confirmed(self.oracle, bytes, &cancel, self.confirm);
         let outcome = result.map_err(Self::error)?;
-        self.ran(&outcome);
-        self.stats.oracle_runs += runs - 1;
+        // Committed first, so the event's counters include this test.
         self.commit(key, outcome.verdict, runs);
+        self.stats.oracle_runs += runs - 1;
+        self.ran(&outcome);
         Ok(outcome.verdict)
     }
 
@@ -378,10 +379,10 @@ impl<'o> Evaluator<'o> {
             .oracle
             .test(bytes, &Cancel::child_of(&self.options.control))
             .map_err(Self::error)?;
-        self.ran(&outcome);
         self.committed.remove(&key);
         self.spare.remove(&key);
         self.commit(key, outcome.verdict, 1);
+        self.ran(&outcome);
         Ok(outcome.verdict)
     }
 
@@ -398,8 +399,8 @@ impl<'o> Evaluator<'o> {
             .oracle
             .test_verbose(bytes, &Cancel::child_of(&self.options.control))
             .map_err(Self::error)?;
-        self.ran(&outcome);
         self.commit(content_key(bytes), outcome.verdict, 1);
+        self.ran(&outcome);
         Ok(outcome)
     }
 

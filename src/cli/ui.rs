@@ -145,7 +145,8 @@ impl Status {
             fields.push((format!("{} wasted", self.wasted), 3));
         }
         let busy = percent(self.busy.as_secs_f64(), elapsed * self.jobs as f64).min(100.0);
-        fields.push((format!("{} jobs {busy:.0}% busy", self.jobs), 3));
+        let jobs = if self.jobs == 1 { "job" } else { "jobs" };
+        fields.push((format!("{} {jobs} {busy:.0}% busy", self.jobs), 3));
         fields
     }
 
