@@ -84,8 +84,8 @@ impl Drop for Tmux {
 }
 
 /// A case with 61 lines to reduce and a test that is slow on the original (1 s) and quick
-/// enough on smaller inputs (0.2 s); the command line that runs myhill on it in the pane, and
-/// the input's size.
+/// enough on smaller inputs (0.4 s, so a pass lasts seconds); the command line that runs
+/// myhill on it in the pane, and the input's size.
 fn slow_case(case: &Case, options: &str) -> (String, usize) {
     let mut input = String::new();
     for i in 0..60 {
@@ -97,7 +97,7 @@ fn slow_case(case: &Case, options: &str) -> (String, usize) {
     case.file("in.c", input.as_bytes());
     case.script(
         "slow.sh",
-        "if [ $(wc -l < \"$1\") -gt 50 ]; then sleep 1; else sleep 0.2; fi\ngrep -q BUG \"$1\"",
+        "if [ $(wc -l < \"$1\") -gt 50 ]; then sleep 1; else sleep 0.4; fi\ngrep -q BUG \"$1\"",
     );
     let command = format!(
         "cd {} && TMPDIR={} {} reduce {options} ./slow.sh in.c; echo \"exit=$?\"; sleep 600",
@@ -168,7 +168,7 @@ fn at_80_columns_the_status_fits_moves_with_a_slow_test_and_s_skips_a_pass() {
 }
 
 #[test]
-fn at_200_columns_the_status_is_one_line() {
+fn at_200_columns_the_status_is_one_line_and_ctrl_c_gives_the_terminal_back() {
     let case = Case::new();
     let (command, size) = slow_case(&case, "-j 2 --passes ddmin/lines");
     let Some(tmux) = Tmux::start("wide", 200, &command) else {
@@ -188,7 +188,12 @@ fn at_200_columns_the_status_is_one_line() {
     ] {
         assert!(line[0].contains(part), "{part} missing: {}", line[0]);
     }
-    tmux.keys("q");
+    // Ctrl-C still reaches the signal handler with keys on, and the terminal comes back.
+    tmux.keys("C-c");
     let end = tmux.wait("the end", |s| !rows_with(s, "exit=").is_empty());
-    assert!(end.join("\n").contains("exit=130"));
+    assert!(end.join("\n").contains("exit=130"), "{}", end.join("\n"));
+    tmux.keys("typed-after-the-end");
+    tmux.wait("typing echoed", |s| {
+        !rows_with(s, "typed-after-the-end").is_empty()
+    });
 }
