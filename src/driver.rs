@@ -85,6 +85,32 @@ impl<'o> Driver<'o> {
         self.eval.jobs()
     }
 
+    /// Candidates a batching pass tests together (1: it does not batch).
+    pub fn batch(&self) -> usize {
+        self.eval.options().batch.max(1)
+    }
+
+    /// The verdicts of a batch of candidates, all tested (see [`Evaluator::test_all`]);
+    /// nothing is accepted. A pass then accepts one with [`Driver::accept_tested`].
+    pub(crate) fn test_batch(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<bool>, Stop> {
+        Ok(self
+            .eval
+            .test_all(candidates)?
+            .into_iter()
+            .map(|v| v.is_interesting())
+            .collect())
+    }
+
+    /// Accepts `bytes`, which a batch found interesting and which is shortlex-smaller than
+    /// the best (checked).
+    pub(crate) fn accept_tested(&mut self, bytes: Vec<u8>) {
+        assert!(
+            shortlex_less(&bytes, &self.best),
+            "a batch winner must be smaller than the best"
+        );
+        self.accept(bytes);
+    }
+
     /// Adds `by` to a named count of the report.
     pub fn count(&mut self, name: &str, by: u64) {
         let entry = self

@@ -50,6 +50,9 @@ pub struct EvalOptions {
     pub control: Control,
     /// The most bytes of candidates held for speculation at once.
     pub window_bytes: usize,
+    /// Candidates a batching pass tests together, whatever `jobs` is (1: no batches). See
+    /// [`Evaluator::test_all`].
+    pub batch: usize,
 }
 
 impl Default for EvalOptions {
@@ -60,6 +63,7 @@ impl Default for EvalOptions {
             max_tests: None,
             control: Control::new(),
             window_bytes: 64 << 20,
+            batch: 1,
         }
     }
 }
@@ -72,6 +76,25 @@ impl EvalOptions {
             ..Self::default()
         }
     }
+}
+
+/// Verdicts kept outside the process (a run directory's cache), consulted before a test runs
+/// and told every verdict a test gave. A verdict recalled from it counts as a test, as it did
+/// in the run that made it, so a resumed run counts, and decides, exactly as the first did.
+pub trait VerdictStore: Send {
+    /// The verdict of the candidate whose content key is `key`, if one was kept.
+    fn recall(&self, key: u128) -> Option<Verdict>;
+    /// Keeps the verdict a test gave.
+    fn remember(&mut self, key: u128, verdict: Verdict);
+    /// The verdict of the `nth` re-run of `key` (re-runs go past the cache), if one was kept.
+    fn recall_rerun(&self, key: u128, nth: u32) -> Option<Verdict>;
+    /// Keeps the verdict of the `nth` re-run of `key`.
+    fn remember_rerun(&mut self, key: u128, nth: u32, verdict: Verdict);
+}
+
+/// The content key of a candidate: a 128-bit hash of its bytes.
+pub fn content_key(bytes: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(bytes)
 }
 
 /// A verdict run but not yet needed, and the runs it took.
@@ -112,10 +135,12 @@ pub struct Evaluator<'o> {
     meter: Meter,
     /// The progress last reported, so an unchanged one is not sent again.
     reported: Option<(u64, u64)>,
-}
-
-fn content_key(bytes: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(bytes)
+    store: Option<Box<dyn VerdictStore + 'o>>,
+    /// Re-runs made so far, per key, to name them in the store.
+    reruns: HashMap<u128, u32>,
+    /// Let tests still running finish when a call returns, instead of cancelling them: their
+    /// verdicts are wanted next (a batch).
+    drain: bool,
 }
 
 /// Runs the oracle once, then up to `confirm` more times while it keeps saying interesting.
@@ -183,7 +208,15 @@ impl<'o> Evaluator<'o> {
             sink: None,
             meter: Meter::default(),
             reported: None,
+            store: None,
+            reruns: HashMap::new(),
+            drain: false,
         }
+    }
+
+    /// Consults and feeds `store` for every test from now on.
+    pub fn set_store(&mut self, store: impl VerdictStore + 'o) {
+        self.store = Some(Box::new(store));
     }
 
     /// Sends every [`Event::Tested`] (and every event passed to [`Evaluator::emit`]) to `f`.
@@ -282,13 +315,20 @@ impl<'o> Evaluator<'o> {
         }
     }
 
-    /// Counts a completed oracle run (speculative ones too) and tells the sink.
-    fn ran(&mut self, outcome: &Outcome) {
+    /// Counts a completed oracle run (speculative ones too), keeps its verdict in the store,
+    /// and tells the sink.
+    fn ran(&mut self, key: u128, size: usize, outcome: &Outcome) {
         self.stats.oracle_runs += 1;
         self.stats.busy += outcome.duration;
+        if let Some(store) = self.store.as_mut() {
+            store.remember(key, outcome.verdict);
+        }
         let stats = self.stats.clone();
         self.emit(&Event::Tested {
             verdict: outcome.verdict,
+            candidate: key,
+            size,
+            duration: outcome.duration,
             stats: &stats,
         });
     }
@@ -310,7 +350,8 @@ impl<'o> Evaluator<'o> {
         }
     }
 
-    /// What is already known of `key`: a committed verdict (free) or a spare one (charged).
+    /// What is already known of `key`: a committed verdict (free), a spare one, or one the
+    /// store kept (both charged, as tests a one-job run would have made).
     fn known(&mut self, key: u128) -> Option<(Verdict, u64)> {
         if !self.options.cache {
             return None;
@@ -318,7 +359,12 @@ impl<'o> Evaluator<'o> {
         if let Some(&v) = self.committed.get(&key) {
             return Some((v, 0));
         }
-        self.spare.remove(&key).map(|s| (s.verdict, s.runs))
+        if let Some(s) = self.spare.remove(&key) {
+            return Some((s.verdict, s.runs));
+        }
+        let v = self.store.as_ref()?.recall(key)?;
+        self.stats.recalled += 1;
+        Some((v, 1 + u64::from(v.is_interesting()) * self.confirm as u64))
     }
 
     fn error(e: OracleError) -> Stop {
@@ -361,13 +407,23 @@ impl<'o> Evaluator<'o> {
         // Committed first, so the event's counters include this test.
         self.commit(key, outcome.verdict, runs);
         self.stats.oracle_runs += runs - 1;
-        self.ran(&outcome);
+        self.ran(key, bytes.len(), &outcome);
         Ok(outcome.verdict)
     }
 
     /// Runs the oracle once on `bytes`, past the cache, and counts it as a test; the verdict
     /// replaces the cached one. For re-runs of a result already accepted.
     pub fn rerun(&mut self, bytes: &[u8]) -> Result<Verdict, Stop> {
+        self.rerun_with(bytes, |oracle, cancel| oracle.test(bytes, cancel))
+    }
+
+    /// [`Evaluator::rerun`] whose run is made by `run` (which may have started earlier, in
+    /// the background); it is not called when the verdict is already kept in the store.
+    pub fn rerun_with(
+        &mut self,
+        bytes: &[u8],
+        run: impl FnOnce(&dyn Oracle, &Cancel) -> Result<Outcome, OracleError>,
+    ) -> Result<Verdict, Stop> {
         if self.options.control.is_stopped() {
             return Err(Stop::Interrupted);
         }
@@ -375,15 +431,34 @@ impl<'o> Evaluator<'o> {
             return Err(Stop::Budget);
         }
         let key = content_key(bytes);
-        let outcome = self
-            .oracle
-            .test(bytes, &Cancel::child_of(&self.options.control))
-            .map_err(Self::error)?;
+        let nth = {
+            let n = self.reruns.entry(key).or_insert(0);
+            *n += 1;
+            *n
+        };
+        let kept = self.store.as_ref().and_then(|s| s.recall_rerun(key, nth));
+        let (verdict, outcome) = match kept {
+            Some(v) => {
+                self.stats.recalled += 1;
+                (v, None)
+            }
+            None => {
+                let outcome = run(self.oracle, &Cancel::child_of(&self.options.control))
+                    .map_err(Self::error)?;
+                if let Some(store) = self.store.as_mut() {
+                    store.remember_rerun(key, nth, outcome.verdict);
+                }
+                (outcome.verdict, Some(outcome))
+            }
+        };
         self.committed.remove(&key);
         self.spare.remove(&key);
-        self.commit(key, outcome.verdict, 1);
-        self.ran(&outcome);
-        Ok(outcome.verdict)
+        // Committed first, so the event's counters include this test.
+        self.commit(key, verdict, 1);
+        if let Some(outcome) = outcome {
+            self.ran(key, bytes.len(), &outcome);
+        }
+        Ok(verdict)
     }
 
     /// Runs the oracle once on `bytes` keeping what the test printed, and counts it as a test.
@@ -399,8 +474,9 @@ impl<'o> Evaluator<'o> {
             .oracle
             .test_verbose(bytes, &Cancel::child_of(&self.options.control))
             .map_err(Self::error)?;
-        self.commit(content_key(bytes), outcome.verdict, 1);
-        self.ran(&outcome);
+        let key = content_key(bytes);
+        self.commit(key, outcome.verdict, 1);
+        self.ran(key, bytes.len(), &outcome);
         Ok(outcome)
     }
 
@@ -416,6 +492,69 @@ impl<'o> Evaluator<'o> {
         self.committed.retain(|_, v| !v.is_interesting());
         self.spare.retain(|_, s| !s.verdict.is_interesting());
         self.confirm = self.confirm.max(1);
+    }
+
+    /// The verdicts of all `candidates`, each counted as a test (or a cache hit) as one job
+    /// would count it, whatever `jobs` is. With several jobs they run at once, and a success
+    /// does not cancel the others: a batch wants every verdict. For passes that test a fixed
+    /// batch and merge its successes, so that many jobs do not waste their tests.
+    pub fn test_all(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<Verdict>, Stop> {
+        let mut verdicts = vec![Verdict::NotInteresting; candidates.len()];
+        let drain = std::mem::replace(&mut self.drain, true);
+        let mut from = 0;
+        let result = loop {
+            let mut k = from;
+            let mut next = || {
+                let c = candidates.get(k)?;
+                k += 1;
+                Some((c.clone(), k - 1))
+            };
+            match self.first_interesting(&mut next) {
+                Ok(Some((_, i))) => {
+                    verdicts[i] = Verdict::Interesting;
+                    from = i + 1;
+                }
+                Ok(None) => break Ok(verdicts),
+                Err(stop) => break Err(stop),
+            }
+        };
+        self.drain = drain;
+        result
+    }
+
+    /// Runs the oracle `n` times on `bytes` keeping what the test printed, each counted as a
+    /// test; with several jobs, the runs go at once. For the first check.
+    pub fn run_verbose_all(&mut self, bytes: &[u8], n: usize) -> Result<Vec<Outcome>, Stop> {
+        if self.options.jobs <= 1 || n <= 1 {
+            return (0..n).map(|_| self.run_verbose(bytes)).collect();
+        }
+        if self.options.control.is_stopped() {
+            return Err(Stop::Interrupted);
+        }
+        if !self.affordable(n as u64) {
+            return Err(Stop::Budget);
+        }
+        let oracle = self.oracle;
+        let control = &self.options.control;
+        let results: Vec<Result<Outcome, OracleError>> = std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..n)
+                .map(|_| {
+                    scope.spawn(move || oracle.test_verbose(bytes, &Cancel::child_of(control)))
+                })
+                .collect();
+            runs.into_iter()
+                .map(|r| r.join().unwrap_or(Err(OracleError::Cancelled)))
+                .collect()
+        });
+        let key = content_key(bytes);
+        let mut outcomes = Vec::with_capacity(n);
+        for result in results {
+            let outcome = result.map_err(Self::error)?;
+            self.commit(key, outcome.verdict, 1);
+            self.ran(key, bytes.len(), &outcome);
+            outcomes.push(outcome);
+        }
+        Ok(outcomes)
     }
 
     /// Pulls candidates from `next` until one is interesting and returns it with its payload.
@@ -472,7 +611,9 @@ impl<'o> Evaluator<'o> {
                           mut running: usize|
              -> Result<(), Stop> {
                 for p in window.iter() {
-                    if let State::Running(_, c) = &p.state {
+                    if let State::Running(_, c) = &p.state
+                        && !this.drain
+                    {
                         c.cancel();
                     }
                 }
@@ -485,12 +626,15 @@ impl<'o> Evaluator<'o> {
                     this.stats.speculative_wasted += 1;
                     match result {
                         Ok(outcome) => {
-                            this.ran(&outcome);
-                            this.stats.oracle_runs += runs - 1;
-                            let key = window
+                            let found = window
                                 .iter()
                                 .find(|p| matches!(p.state, State::Running(s, _) if s == seq))
-                                .map(|p| p.key);
+                                .map(|p| (p.key, p.bytes.len()));
+                            if let Some((key, size)) = found {
+                                this.ran(key, size, &outcome);
+                            }
+                            this.stats.oracle_runs += runs - 1;
+                            let key = found.map(|f| f.0);
                             if let Some(key) = key
                                 && this.options.cache
                                 && !this.committed.contains_key(&key)
@@ -629,13 +773,14 @@ impl<'o> Evaluator<'o> {
                 self.stats.running = running;
                 match result {
                     Ok(outcome) => {
-                        self.ran(&outcome);
                         self.stats.oracle_runs += runs - 1;
-                        if let Some(p) = window
-                            .iter_mut()
-                            .find(|p| matches!(p.state, State::Running(s, _) if s == done))
+                        if let Some(k) = window
+                            .iter()
+                            .position(|p| matches!(p.state, State::Running(s, _) if s == done))
                         {
-                            p.state = State::Known(outcome.verdict, runs);
+                            let (key, size) = (window[k].key, window[k].bytes.len());
+                            self.ran(key, size, &outcome);
+                            window[k].state = State::Known(outcome.verdict, runs);
                         }
                     }
                     Err(OracleError::Cancelled) => {

@@ -67,6 +67,9 @@ pub struct EvalStats {
     pub tests_run: u64,
     /// Candidates whose verdict was already known.
     pub cache_hits: u64,
+    /// Tests among `tests_run` whose verdict came from a verdict store (a resumed run's cache)
+    /// instead of a run of the test.
+    pub recalled: u64,
     /// Tests among `tests_run` that timed out.
     pub timeouts: u64,
     /// Tests among `tests_run` that were interesting.
@@ -179,6 +182,12 @@ pub enum Event<'a> {
     Tested {
         /// Its verdict.
         verdict: Verdict,
+        /// The candidate's content key (a 128-bit hash of its bytes).
+        candidate: u128,
+        /// The candidate's size in bytes.
+        size: usize,
+        /// How long the test ran.
+        duration: Duration,
         /// The counters after it.
         stats: &'a EvalStats,
     },

@@ -152,8 +152,11 @@ fn the_stats_file_matches_its_schema_on_every_exit() {
         "n=$(cat \"$0.count\" 2>/dev/null || echo 0); echo $((n+1)) > \"$0.count\"; [ $((n % 2)) = 0 ]",
     );
     let flaky = case.path("flaky.sh");
+    // One job: the first check's runs, at once with more, would both read the same count.
     let out = case.run(&[
         "reduce",
+        "-j",
+        "1",
         "--stats-json",
         "4.json",
         flaky.to_str().unwrap(),

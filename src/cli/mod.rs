@@ -18,12 +18,14 @@ mod ui;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use exit::Fail;
 use myhill::{Granularity, InputMode};
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "myhill",
     version,
+    args_override_self = true,
     about = "Shrink a file that makes a program misbehave to a small file that still does.",
     long_about = "Shrink a file that makes a program misbehave to a small file that still does.\n\n\
         You give myhill the file and a test: a command that exits 0 while the file is still \
@@ -274,6 +276,17 @@ pub struct TestArgs {
     /// Print nothing but errors and warnings.
     #[arg(help_heading = "Output", short, long)]
     pub quiet: bool,
+
+    /// Run every test through this command, e.g. 'srun --quiet --ntasks=1 --' on a Slurm
+    /// cluster: its words come before the test's. A cancelled test's launcher gets SIGTERM
+    /// (srun then cancels its job step), and the timeout counts the launcher's start-up.
+    #[arg(help_heading = "Running the test", long, value_name = "CMD")]
+    pub launcher: Option<String>,
+
+    /// Make the tests' directories under DIR (default: $TMPDIR, else /dev/shm); with
+    /// --launcher, a directory every node can see.
+    #[arg(help_heading = "Running the test", long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -317,6 +330,13 @@ pub struct ReduceArgs {
     #[arg(help_heading = "Limits", long)]
     pub no_cache: bool,
 
+    /// Test candidates in batches of N and merge their successes, so that many jobs (16 to
+    /// 64, on a cluster) do not waste tests behind each success. The result depends on N,
+    /// never on -j; N = 1 (the default) tests one candidate after another, which costs the
+    /// fewest tests. Try N = -j when tests are slow and jobs plentiful.
+    #[arg(help_heading = "Running the test", long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub batch: u16,
+
     /// Write the run's figures as JSON to PATH.
     #[arg(help_heading = "Output", long, value_name = "PATH")]
     pub stats_json: Option<PathBuf>,
@@ -325,6 +345,37 @@ pub struct ReduceArgs {
     /// accepts it usually accepts almost anything).
     #[arg(help_heading = "Limits", long)]
     pub allow_trivial: bool,
+
+    /// Keep the run (original, best, steps, a log of every test, the verdict cache) in DIR
+    /// (default: a new directory under $XDG_STATE_HOME/myhill/runs or
+    /// ~/.local/state/myhill/runs, printed at the start).
+    #[arg(
+        help_heading = "The run directory",
+        long,
+        value_name = "DIR",
+        conflicts_with = "no_run_dir"
+    )]
+    pub run_dir: Option<PathBuf>,
+
+    /// Keep no run directory (then the run cannot be resumed).
+    #[arg(help_heading = "The run directory", long)]
+    pub no_run_dir: bool,
+
+    /// Continue the run kept in DIR (killed, interrupted or stopped by --max-tests) with the
+    /// same test and options; TEST and INPUT are taken from it. Verdicts on disk are not
+    /// tested again. Options given here (such as -j) replace the stored ones.
+    #[arg(help_heading = "The run directory", long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+
+    /// Keep each candidate on which the test exits with CODE in the run directory's
+    /// also-interesting/ folder (at most 1000 of them): other bugs met on the way.
+    #[arg(
+        help_heading = "The run directory",
+        long,
+        value_name = "CODE",
+        allow_negative_numbers = true
+    )]
+    pub also_interesting: Option<i32>,
 }
 
 /// `text` after `head`, wrapped to `width` with every following line indented to where the
@@ -375,6 +426,59 @@ fn strategy_help() -> String {
          says what each does and lists its passes.",
         names.join(", ")
     )
+}
+
+/// The binary's whole work: parses the command line (with a resumed run's stored arguments
+/// put back, see [`with_resumed_args`]), runs it, and returns the exit code.
+pub fn main() -> i32 {
+    match with_resumed_args(std::env::args_os().collect()) {
+        Ok(args) => run(Cli::parse_from(args)),
+        Err(fail) => {
+            out::err(format!("myhill: {}", fail.message));
+            fail.exit.code()
+        }
+    }
+}
+
+/// `myhill reduce --resume DIR [OPTIONS]` becomes the run's own `reduce` arguments followed by
+/// OPTIONS (which replace stored ones) and `--resume DIR`, taken from the directory the run
+/// began in (so its relative paths mean what they meant). Any other command line is unchanged.
+fn with_resumed_args(args: Vec<OsString>) -> Result<Vec<OsString>, Fail> {
+    if args.get(1).is_none_or(|a| a != "reduce") {
+        return Ok(args);
+    }
+    let mut dir = None;
+    let mut rest = Vec::new();
+    let mut words = args[2..].iter();
+    while let Some(word) = words.next() {
+        if word == "--resume" {
+            dir = words.next().cloned();
+            if dir.is_none() {
+                return Ok(args);
+            }
+        } else if let Some(v) = word.to_str().and_then(|w| w.strip_prefix("--resume=")) {
+            dir = Some(v.into());
+        } else {
+            rest.push(word.clone());
+        }
+    }
+    let Some(dir) = dir else {
+        return Ok(args);
+    };
+    let dir = std::path::absolute(PathBuf::from(&dir)).unwrap_or_else(|_| PathBuf::from(&dir));
+    let (_, info) = myhill::RunDir::open(&dir)?;
+    std::env::set_current_dir(&info.cwd).map_err(|e| {
+        Fail::usage(format!(
+            "cannot go back to {}, where the run began: {e}",
+            info.cwd.display()
+        ))
+    })?;
+    let mut out = vec![args[0].clone(), "reduce".into()];
+    out.extend(info.args.iter().map(OsString::from));
+    out.extend(rest);
+    out.push("--resume".into());
+    out.push(dir.into());
+    Ok(out)
 }
 
 /// Runs the parsed command and returns the process's exit code.
