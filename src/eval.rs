@@ -30,7 +30,9 @@
 
 use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
 use crate::report::{EvalStats, Event, Stop};
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -105,6 +107,19 @@ struct Spare {
 /// Receives the evaluator's and its owners' events.
 type Sink<'o> = Box<dyn FnMut(&Event) + 'o>;
 
+/// How far the running pass has got, `(done, total)`. Proposals set it while the evaluator
+/// pulls them, when nothing else can reach the evaluator; it reports a change as an
+/// [`Event::Progress`] at the next pull.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Meter(Rc<Cell<Option<(u64, u64)>>>);
+
+impl Meter {
+    /// The pass is at `done` of `total`.
+    pub(crate) fn set(&self, done: u64, total: u64) {
+        self.0.set(Some((done, total)));
+    }
+}
+
 /// The cache, worker pool and oracle behind every pass.
 pub struct Evaluator<'o> {
     oracle: &'o dyn Oracle,
@@ -117,6 +132,9 @@ pub struct Evaluator<'o> {
     spare: HashMap<u128, Spare>,
     stats: EvalStats,
     sink: Option<Sink<'o>>,
+    meter: Meter,
+    /// The progress last reported, so an unchanged one is not sent again.
+    reported: Option<(u64, u64)>,
     store: Option<Box<dyn VerdictStore + 'o>>,
     /// Re-runs made so far, per key, to name them in the store.
     reruns: HashMap<u128, u32>,
@@ -188,6 +206,8 @@ impl<'o> Evaluator<'o> {
             spare: HashMap::new(),
             stats: EvalStats::default(),
             sink: None,
+            meter: Meter::default(),
+            reported: None,
             store: None,
             reruns: HashMap::new(),
             drain: false,
@@ -208,6 +228,28 @@ impl<'o> Evaluator<'o> {
     pub fn emit(&mut self, event: &Event) {
         if let Some(sink) = self.sink.as_mut() {
             sink(event);
+        }
+    }
+
+    /// The running pass's progress meter, for proposals to set while they are pulled.
+    pub(crate) fn meter(&self) -> Meter {
+        self.meter.clone()
+    }
+
+    /// Forgets the progress of the last pass.
+    pub(crate) fn reset_progress(&mut self) {
+        self.meter.0.set(None);
+        self.reported = None;
+    }
+
+    /// Sends the meter's reading as an [`Event::Progress`] if it moved.
+    pub(crate) fn report_progress(&mut self) {
+        let now = self.meter.0.get();
+        if now != self.reported
+            && let Some((done, total)) = now
+        {
+            self.reported = now;
+            self.emit(&Event::Progress { done, total });
         }
     }
 
@@ -362,9 +404,10 @@ impl<'o> Evaluator<'o> {
         let cancel = Cancel::child_of(&self.options.control);
         let (result, runs) = run_confirmed(self.oracle, bytes, &cancel, self.confirm);
         let outcome = result.map_err(Self::error)?;
-        self.ran(key, bytes.len(), &outcome);
-        self.stats.oracle_runs += runs - 1;
+        // Committed first, so the event's counters include this test.
         self.commit(key, outcome.verdict, runs);
+        self.stats.oracle_runs += runs - 1;
+        self.ran(key, bytes.len(), &outcome);
         Ok(outcome.verdict)
     }
 
@@ -394,24 +437,27 @@ impl<'o> Evaluator<'o> {
             *n
         };
         let kept = self.store.as_ref().and_then(|s| s.recall_rerun(key, nth));
-        let verdict = match kept {
+        let (verdict, outcome) = match kept {
             Some(v) => {
                 self.stats.recalled += 1;
-                v
+                (v, None)
             }
             None => {
                 let outcome = run(self.oracle, &Cancel::child_of(&self.options.control))
                     .map_err(Self::error)?;
-                self.ran(key, bytes.len(), &outcome);
                 if let Some(store) = self.store.as_mut() {
                     store.remember_rerun(key, nth, outcome.verdict);
                 }
-                outcome.verdict
+                (outcome.verdict, Some(outcome))
             }
         };
         self.committed.remove(&key);
         self.spare.remove(&key);
+        // Committed first, so the event's counters include this test.
         self.commit(key, verdict, 1);
+        if let Some(outcome) = outcome {
+            self.ran(key, bytes.len(), &outcome);
+        }
         Ok(verdict)
     }
 
@@ -429,8 +475,8 @@ impl<'o> Evaluator<'o> {
             .test_verbose(bytes, &Cancel::child_of(&self.options.control))
             .map_err(Self::error)?;
         let key = content_key(bytes);
-        self.ran(key, bytes.len(), &outcome);
         self.commit(key, outcome.verdict, 1);
+        self.ran(key, bytes.len(), &outcome);
         Ok(outcome)
     }
 
@@ -504,8 +550,8 @@ impl<'o> Evaluator<'o> {
         let mut outcomes = Vec::with_capacity(n);
         for result in results {
             let outcome = result.map_err(Self::error)?;
-            self.ran(key, bytes.len(), &outcome);
             self.commit(key, outcome.verdict, 1);
+            self.ran(key, bytes.len(), &outcome);
             outcomes.push(outcome);
         }
         Ok(outcomes)
@@ -536,6 +582,7 @@ impl<'o> Evaluator<'o> {
             let Some((bytes, payload)) = next() else {
                 return Ok(None);
             };
+            self.report_progress();
             if self.test_one(content_key(&bytes), &bytes)?.is_interesting() {
                 return Ok(Some((bytes, payload)));
             }
@@ -629,6 +676,7 @@ impl<'o> Evaluator<'o> {
                         exhausted = true;
                         break;
                     };
+                    self.report_progress();
                     let key = content_key(&bytes);
                     let state = if let Some((v, cost)) = self.known(key) {
                         State::Known(v, cost)

@@ -21,8 +21,8 @@
 //!    that passed. An interrupted run keeps its best unconfirmed rather than run another test.
 //! 5. **Interruption.** [`Control::stop`] ends the run at the next test, keeping the best.
 //! 6. **One event stream.** Every [`Event`] goes to the listener set by
-//!    [`Reduction::on_event`]: started, tested, pass started and done, reduced, rolled back,
-//!    finished.
+//!    [`Reduction::on_event`]: started, tested, pass started, progress and done, reduced,
+//!    rolled back, finished.
 //!
 //! ```
 //! use myhill::{FnOracle, Reduction, ReduceOptions, Strategy};

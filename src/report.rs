@@ -196,6 +196,15 @@ pub enum Event<'a> {
         /// Its name.
         pass: &'a str,
     },
+    /// How far the running pass has got: `done` of `total` steps (candidates of a sweep, or the
+    /// unit where a policy's latest candidate starts). Sent when it moves, while candidates
+    /// are pulled; a pass that sweeps its input several times starts over.
+    Progress {
+        /// Steps done.
+        done: u64,
+        /// Steps in all.
+        total: u64,
+    },
     /// A smaller interesting input was accepted; `bytes` is the new best.
     Reduced {
         /// The pass that found it.

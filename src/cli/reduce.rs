@@ -5,7 +5,8 @@ use super::exit::{Exit, Fail};
 use super::files::{check_output, keep_original, mode_of, write_atomic};
 use super::out;
 use super::session::{Extras, Session};
-use super::ui::{Ui, stats_json, summary};
+use super::stats::{self, Ended, Record};
+use super::ui::{Setup, Ui, summary};
 use myhill::{
     Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop, Strategy,
 };
@@ -15,21 +16,42 @@ use std::rc::Rc;
 
 /// Writes every new best to the output, and remembers the first write error.
 struct Keeper {
-    path: PathBuf,
+    /// Unknown until the first check passed and the original is safe.
+    path: Option<PathBuf>,
     mode: Option<u32>,
     error: Option<String>,
 }
 
 impl Keeper {
     fn keep(&mut self, bytes: &[u8]) {
-        if let Err(e) = write_atomic(&self.path, bytes, self.mode) {
+        let Some(path) = &self.path else {
+            return;
+        };
+        if let Err(e) = write_atomic(path, bytes, self.mode) {
             self.error
-                .get_or_insert(format!("cannot write {}: {e}", self.path.display()));
+                .get_or_insert(format!("cannot write {}: {e}", path.display()));
         }
     }
 }
 
 pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
+    let mut record = Record::default();
+    let result = reduce(&args, &mut record);
+    let Some(path) = &args.stats_json else {
+        return result;
+    };
+    // Written whatever happened, so a script learns why a run ended as well as how far it got.
+    let written = stats::write(path, &stats::to_json(&record, &args, &result));
+    match (result, written) {
+        (Err(fail), Err(also)) => {
+            out::err(format!("myhill: warning: {}", also.message));
+            Err(fail)
+        }
+        (result, written) => written.and(result),
+    }
+}
+
+fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
     let mut schedule = match &args.passes {
         Some(names) => myhill::schedule_of(names)?,
         None => Strategy::named(&args.strategy)?
@@ -44,6 +66,8 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
             )));
         }
     }
+    record.strategy = args.passes.is_none().then(|| args.strategy.clone());
+    record.schedule = schedule.names();
     let resumed = match &args.resume {
         Some(dir) => Some(RunDir::open(dir)?),
         None => None,
@@ -53,7 +77,7 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
     }
     let run_path = match &resumed {
         Some((run, _)) => Some(run.path().to_path_buf()),
-        None => new_run_path(&args)?,
+        None => new_run_path(args)?,
     };
     if args.also_interesting.is_some() && run_path.is_none() {
         return Err(Fail::usage(
@@ -83,6 +107,7 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
             run.path().join("best").display()
         )));
     }
+    record.jobs = Some(session.jobs);
     let mode = mode_of(&session.input_path);
     let options = ReduceOptions {
         cache: !args.no_cache,
@@ -100,83 +125,40 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
     let run_dir = match resumed {
         Some((run, _)) => Some(run),
         None => match &run_path {
-            Some(path) => create_run_dir(path, &args, identity, reduction.best())?,
+            Some(path) => create_run_dir(path, args, identity, reduction.best())?,
             None => None,
         },
     };
     if let Some(run) = &run_dir {
         reduction.set_store(run.verdicts()?);
-        if !args.t.quiet {
-            out::err(format!(
-                "myhill: run directory {} (resume with: myhill reduce --resume {0})",
-                run.path().display()
-            ));
-        }
+        record.run_dir = Some(run.path().to_path_buf());
     }
     let stored_check = run_dir
         .as_ref()
         .map(|r| r.info().first_check.clone())
         .filter(|c| !c.is_empty());
     let run_dir = Rc::new(RefCell::new(run_dir));
-    {
-        // The first check's tests go to the run directory's log too.
-        let run_dir = run_dir.clone();
-        reduction.on_event(move |event| {
-            if let Some(r) = run_dir.borrow_mut().as_mut() {
-                r.record(event);
-            }
-        });
-    }
-    let outcomes = match stored_check {
-        Some(check) => match reduction.reuse_first_check(&check) {
-            Ok(()) => check,
-            Err(e) => return Err(session.explain(e)),
-        },
-        None => match reduction.check_original() {
-            Ok(o) => o.to_vec(),
-            Err(e) => return Err(session.explain(e)),
-        },
-    };
-    if !args.t.quiet {
-        out::err(session.interesting_line(initial_len, &outcomes));
-    }
-
-    // Never lose work: keep the original, and decide where the best goes.
-    let stored_output = run_dir.borrow().as_ref().map(|r| r.info().output.clone());
-    let out_path = match (stored_output, &args.output) {
-        (Some(output), _) if args.resume.is_some() => output,
-        (_, Some(o)) => {
-            write_atomic(o, reduction.best(), mode)
-                .map_err(|e| Fail::usage(format!("cannot write {}: {e}", o.display())))?;
-            o.clone()
-        }
-        (_, None) => {
-            let backup = keep_original(&session.input_path, reduction.best(), input_key, mode)?;
-            if !args.t.quiet {
-                out::err(format!(
-                    "myhill: the original is kept as {}",
-                    backup.display()
-                ));
-            }
-            if let Some(run) = run_dir.borrow_mut().as_mut() {
-                run.update(|i| i.backup = Some(absolute(&backup)))?;
-            }
-            session.input_path.clone()
-        }
-    };
-    if let Some(run) = run_dir.borrow_mut().as_mut() {
-        run.update(|i| {
-            i.first_check = outcomes.clone();
-            i.output = absolute(&out_path);
-            i.status = RunStatus::Running;
-        })?;
-    }
     let keeper = Rc::new(RefCell::new(Keeper {
-        path: out_path.clone(),
+        path: None,
         mode,
         error: None,
     }));
-    let ui = Rc::new(RefCell::new(Ui::new(args.t.quiet, initial_len)));
+    let ui = Rc::new(RefCell::new(Ui::new(Setup {
+        quiet: args.t.quiet,
+        initial: initial_len,
+        jobs: session.jobs,
+        max_tests: args.max_tests,
+        first_runs: args.t.first_runs,
+        control: session.control.clone(),
+    })));
+    if let Some(run) = run_dir.borrow().as_ref()
+        && !args.t.quiet
+    {
+        ui.borrow().say(format!(
+            "myhill: run directory {} (resume with: myhill reduce --resume {0})",
+            run.path().display()
+        ));
+    }
     {
         let (keeper, ui, run_dir) = (keeper.clone(), ui.clone(), run_dir.clone());
         reduction.on_event(move |event| {
@@ -200,11 +182,78 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
             ui.borrow_mut().event(event);
         });
     }
-    let finished = reduction.run(&mut schedule)?;
+    let checked = match stored_check {
+        Some(check) => reduction.reuse_first_check(&check).map(|()| check),
+        None => reduction.check_original().map(<[_]>::to_vec),
+    };
+    let outcomes = match checked {
+        Ok(o) => o,
+        Err(e) => {
+            ui.borrow_mut().finish();
+            let mut report = reduction.report();
+            // A failed check is not kept by the reduction, but every test so far was part of it.
+            report.first_check_runs = report.eval.tests_run;
+            record.report = Some(report);
+            if matches!(e, myhill::Error::Hangs(_)) {
+                record.ended = Some(Ended::Hangs);
+            }
+            return Err(session.explain(e));
+        }
+    };
+    if !args.t.quiet {
+        ui.borrow()
+            .say(session.interesting_line(initial_len, &outcomes));
+    }
+
+    // Never lose work: keep the original, and decide where the best goes.
+    record.report = Some(reduction.report());
+    let stored = run_dir
+        .borrow()
+        .as_ref()
+        .map(|r| (r.info().output.clone(), r.info().backup.clone()));
+    let out_path = match (stored, &args.output) {
+        (Some((output, backup)), _) if args.resume.is_some() => {
+            record.backup = backup;
+            output
+        }
+        (_, Some(o)) => {
+            write_atomic(o, reduction.best(), mode)
+                .map_err(|e| Fail::usage(format!("cannot write {}: {e}", o.display())))?;
+            o.clone()
+        }
+        (_, None) => {
+            let backup = keep_original(&session.input_path, reduction.best(), input_key, mode)?;
+            record.backup = Some(backup.clone());
+            if !args.t.quiet {
+                ui.borrow().say(format!(
+                    "myhill: the original is kept as {}",
+                    backup.display()
+                ));
+            }
+            if let Some(run) = run_dir.borrow_mut().as_mut() {
+                run.update(|i| i.backup = Some(absolute(&backup)))?;
+            }
+            session.input_path.clone()
+        }
+    };
+    if let Some(run) = run_dir.borrow_mut().as_mut() {
+        run.update(|i| {
+            i.first_check = outcomes.clone();
+            i.output = absolute(&out_path);
+            i.status = RunStatus::Running;
+        })?;
+    }
+    keeper.borrow_mut().path = Some(out_path.clone());
+    record.output = Some(out_path.clone());
+    let finished = reduction.run(&mut schedule);
+    if finished.is_err() {
+        record.report = Some(reduction.report());
+    }
+    let finished = finished?;
     drop(reduction);
-    ui.borrow_mut().finish_line();
-    let run_dir = run_dir.borrow();
-    if let Some(run) = run_dir.as_ref() {
+    ui.borrow_mut().finish();
+    record.report = Some(finished.report.clone());
+    if let Some(run) = run_dir.borrow().as_ref() {
         if let Some(e) = run.error() {
             out::err(format!(
                 "myhill: warning: the run directory is incomplete: {e}"
@@ -235,6 +284,7 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
     let trivial = finished.is_trivial() && !args.allow_trivial && exit == Exit::Ok;
     if trivial {
         exit = Exit::Trivial;
+        record.ended = Some(Ended::Trivial);
     }
     if !args.t.quiet {
         out::err_raw(summary(report));
@@ -263,9 +313,6 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
             finished.best.len(),
             out_path.display()
         ));
-    }
-    if let Some(path) = &args.stats_json {
-        write_stats(path, report, &args, exit)?;
     }
     if keeper.borrow().error.is_some() {
         // Every write failed or some did: one more try, and say whether the result is safe.
@@ -359,16 +406,4 @@ fn flaky_note(report: &myhill::Report) -> String {
         "myhill: note: the result was not re-run at the end (interrupted); it passed the test once."
             .to_string()
     }
-}
-
-fn write_stats(
-    path: &Path,
-    report: &myhill::Report,
-    args: &ReduceArgs,
-    exit: Exit,
-) -> Result<(), Fail> {
-    let json = stats_json(report, &args.strategy, exit.code());
-    let text = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
-    std::fs::write(path, text)
-        .map_err(|e| Fail::usage(format!("cannot write --stats-json {}: {e}", path.display())))
 }

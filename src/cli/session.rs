@@ -34,7 +34,11 @@ fn install_signals() -> Result<Control, Fail> {
             match interrupts {
                 0 | 1 => handle.stop(),
                 2 => handle.hurry(),
-                _ => std::process::exit(Exit::Interrupted.code()),
+                _ => {
+                    // No destructor runs on this exit: give the terminal its line mode back.
+                    super::terminal::restore();
+                    std::process::exit(Exit::Interrupted.code())
+                }
             }
         }
     });

@@ -211,6 +211,8 @@ pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
         return sweep_batched(driver, candidates);
     }
     let snapshot = driver.best_shared();
+    let meter = driver.evaluator().meter();
+    let total = candidates.len() as u64;
     let mut accepted: Vec<Cut> = Vec::new();
     let mut next = 0;
     let mut successes = 0;
@@ -221,6 +223,7 @@ pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
             while k < candidates.len() {
                 let index = k;
                 k += 1;
+                meter.set(k as u64, total);
                 if let Merge::Merged(cuts) = merge(base, &candidates[index])
                     && let Some(bytes) = render(&snapshot, &cuts)
                 {
@@ -374,6 +377,26 @@ mod tests {
         assert_eq!(driver.best(), b"x ");
         // Candidate 3 (inside the first success) cost nothing: 4 tests for 5 candidates.
         assert_eq!(driver.report().eval.tests_run, 4);
+    }
+
+    #[test]
+    fn a_sweep_reports_its_progress_through_every_candidate() {
+        let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
+        let mut driver = Driver::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let sink = seen.clone();
+        driver.evaluator().set_sink(move |e| {
+            if let crate::report::Event::Progress { done, total } = e {
+                sink.borrow_mut().push((*done, *total));
+            }
+        });
+        let candidates = vec![
+            Patch::delete(0, 2),
+            Patch::delete(3, 4),
+            Patch::delete(5, 7),
+        ];
+        sweep(&mut driver, &candidates).unwrap();
+        assert_eq!(*seen.borrow(), vec![(1, 3), (2, 3), (3, 3)]);
     }
 
     proptest! {
