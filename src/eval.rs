@@ -536,16 +536,24 @@ impl<'o> Evaluator<'o> {
         }
         let oracle = self.oracle;
         let control = &self.options.control;
-        let results: Vec<Result<Outcome, OracleError>> = std::thread::scope(|scope| {
-            let runs: Vec<_> = (0..n)
-                .map(|_| {
-                    scope.spawn(move || oracle.test_verbose(bytes, &Cancel::child_of(control)))
-                })
-                .collect();
-            runs.into_iter()
-                .map(|r| r.join().unwrap_or(Err(OracleError::Cancelled)))
-                .collect()
-        });
+        let mut results: Vec<Result<Outcome, OracleError>> = Vec::with_capacity(n);
+        // At most `jobs` at a time.
+        let mut left = n;
+        while left > 0 {
+            let wave = left.min(self.options.jobs);
+            left -= wave;
+            std::thread::scope(|scope| {
+                let runs: Vec<_> = (0..wave)
+                    .map(|_| {
+                        scope.spawn(move || oracle.test_verbose(bytes, &Cancel::child_of(control)))
+                    })
+                    .collect();
+                results.extend(
+                    runs.into_iter()
+                        .map(|r| r.join().unwrap_or(Err(OracleError::Cancelled))),
+                );
+            });
+        }
         let key = content_key(bytes);
         let mut outcomes = Vec::with_capacity(n);
         for result in results {
