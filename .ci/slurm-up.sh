@@ -36,16 +36,13 @@ die() {
     for f in "$STATE"/log/slurmctld.log "$STATE"/log/slurmd-n1.log /var/log/munge/munged.log; do
         [ -f "$f" ] && { echo "--- last lines of $f:" >&2; tail -n 15 "$f" >&2; }
     done
-    command -v sinfo >/dev/null && { echo "--- sinfo -N -l:" >&2; sinfo -N -l >&2 2>&1 || true; }
+    command -v sinfo >/dev/null && { echo "--- sinfo -N -l:" >&2; timeout 5 sinfo -N -l >&2 2>&1 || true; }
     exit 1
 }
 
 [ "$(id -u)" = 0 ] || die "must run as root (it installs packages and starts daemons)"
 [[ $NODES =~ ^[1-9][0-9]*$ && $CPUS =~ ^[1-9][0-9]*$ && $OVERSUB =~ ^[1-9][0-9]*$ ]] \
     || die "MYHILL_SLURM_NODES, _CPUS_PER_NODE and _OVERSUBSCRIBE must be positive integers"
-start_time=$(date +%s)
-deadline=$((start_time + TIMEOUT))
-
 # --- 1. packages -------------------------------------------------------------------------
 missing=0
 for exe in munged munge unmunge slurmctld slurmd srun sinfo squeue scontrol; do
@@ -73,6 +70,10 @@ if [ "$missing" = 1 ]; then
         command -v "$exe" >/dev/null 2>&1 || die "$exe still missing after apt-get install"
     done
 fi
+
+# The wait for the daemons starts after any install, however long apt-get took.
+start_time=$(date +%s)
+deadline=$((start_time + TIMEOUT))
 
 # --- helpers -------------------------------------------------------------------------------
 # pid_of PIDFILE COMM [ARG]: prints the pid in PIDFILE if that process is alive, is named COMM
@@ -183,7 +184,8 @@ AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 # An srun killed with SIGKILL cannot cancel its step: without InactiveLimit the job (and its
-# task) would run forever. With it, slurmctld cancels the job 20-40 s later.
+# task) would run forever. With it, slurmctld cancels the job about 12-45 s later (it checks
+# every 30 s for sruns silent for more than InactiveLimit + MessageTimeout).
 InactiveLimit=2
 # SIGTERM -> SIGKILL interval for cancelled or timed-out jobs.
 KillWait=5
@@ -217,7 +219,8 @@ if [ "$conf_changed" = 1 ]; then
     fi
 fi
 if [ -z "$ctld_pid" ]; then
-    # A stale pid file must go: slurmctld would SIGTERM whatever process now has that pid.
+    # A stale pid file is harmless to Slurm (it only signals a pid whose pid file is still
+    # locked by a live daemon; checked), but is removed so that nothing else trusts it.
     rm -f "$STATE/slurmctld.pid"
     log "starting slurmctld"
     # -c: start from a clean slate (no jobs or node states from an earlier run).
@@ -225,24 +228,25 @@ if [ -z "$ctld_pid" ]; then
 fi
 for i in $(seq "$NODES"); do
     if ! pid_of "$STATE/slurmd-n$i.pid" slurmd "n$i" >/dev/null; then
-        rm -f "$STATE/slurmd-n$i.pid" # same reason as above
+        rm -f "$STATE/slurmd-n$i.pid" # as above
         log "starting slurmd n$i"
         slurmd -N "n$i" || die "slurmd n$i failed to start"
     fi
 done
 
 # --- 5. wait until usable --------------------------------------------------------------------
-until scontrol ping 2>/dev/null | grep -q 'is UP'; do
-    [ "$(date +%s)" -lt "$deadline" ] || die "slurmctld does not answer (scontrol ping)"
+sleep 0.2
+until timeout 5 scontrol ping 2>/dev/null | grep -q 'is UP'; do
     pid_of "$STATE/slurmctld.pid" slurmctld >/dev/null || sleep 0.5
-    pid_of "$STATE/slurmctld.pid" slurmctld >/dev/null || die "slurmctld died"
+    pid_of "$STATE/slurmctld.pid" slurmctld >/dev/null || die "slurmctld died (see its log below)"
+    [ "$(date +%s)" -lt "$deadline" ] || die "slurmctld does not answer (scontrol ping)"
     sleep 0.2
 done
 resumed=0
 while :; do
     # %T: long state names (idle, mixed, allocated, down, drained, ...); a trailing * or ~ or #
     # marks a node not responding, powered down or powering up.
-    states=$(sinfo -h -N -o '%N %T' 2>/dev/null | sort -u || true)
+    states=$(timeout 5 sinfo -h -N -o '%N %T' 2>/dev/null | sort -u || true)
     bad=$(printf '%s\n' "$states" | awk 'NF==2 && $2 !~ /^(idle|mixed|allocated|completing)$/ {print $1":"$2}')
     up=$(printf '%s\n' "$states" | awk 'NF==2 && $2 ~ /^(idle|mixed|allocated|completing)$/' | wc -l)
     if [ "$up" -ge "$NODES" ] && [ -z "$bad" ]; then break; fi

@@ -4,8 +4,8 @@
 //! stdout and stderr go, a time limit and a grace), [`run`], [`Ended`] and [`Run`]. The command
 //! becomes the leader of a new process group. When it must stop early (its time is up, or its
 //! [`Cancel`] fires) the whole group gets SIGTERM, so the command's own clean-up runs (a shell's
-//! `trap`, a compiler deleting its temporaries), then SIGKILL after the grace; a hurried cancel
-//! skips the grace. After a normal exit, whatever the command left running in its group is
+//! `trap`, a compiler deleting its temporaries, `srun` cancelling its job step), then SIGKILL
+//! after the grace; a hurried cancel shortens the grace to [`HURRIED_GRACE`]. After a normal exit, whatever the command left running in its group is
 //! stopped the same way. Exits are noticed through a pidfd, so a fast command costs no polling
 //! delay.
 //!
@@ -30,6 +30,11 @@ use std::time::{Duration, Instant};
 
 /// The grace between SIGTERM and SIGKILL when a command must stop early.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(1);
+
+/// The grace of a hurried stop: short, but not nothing. A launcher such as `srun` must see
+/// the SIGTERM before the SIGKILL to cancel the job it started (a millisecond is not always
+/// enough; five are), or the job outlives the test.
+pub const HURRIED_GRACE: Duration = Duration::from_millis(50);
 
 /// What to run and how.
 #[derive(Clone, Debug)]
@@ -165,7 +170,7 @@ pub fn run(process: &Process, cancel: &Cancel) -> Result<Run, RunError> {
         }
         if cancel.is_cancelled() {
             let grace = if cancel.is_hurried() {
-                Duration::ZERO
+                HURRIED_GRACE.min(process.grace)
             } else {
                 process.grace
             };

@@ -85,6 +85,32 @@ impl<'o> Driver<'o> {
         self.eval.jobs()
     }
 
+    /// Candidates a batching pass tests together (1: it does not batch).
+    pub fn batch(&self) -> usize {
+        self.eval.options().batch.max(1)
+    }
+
+    /// The verdicts of a batch of candidates, all tested (see [`Evaluator::test_all`]);
+    /// nothing is accepted. A pass then accepts one with [`Driver::accept_tested`].
+    pub(crate) fn test_batch(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<bool>, Stop> {
+        Ok(self
+            .eval
+            .test_all(candidates)?
+            .into_iter()
+            .map(|v| v.is_interesting())
+            .collect())
+    }
+
+    /// Accepts `bytes`, which a batch found interesting and which is shortlex-smaller than
+    /// the best (checked).
+    pub(crate) fn accept_tested(&mut self, bytes: Vec<u8>) {
+        assert!(
+            shortlex_less(&bytes, &self.best),
+            "a batch winner must be smaller than the best"
+        );
+        self.accept(bytes);
+    }
+
     /// Adds `by` to a named count of the report.
     pub fn count(&mut self, name: &str, by: u64) {
         let entry = self
@@ -144,7 +170,16 @@ impl<'o> Driver<'o> {
         self.passes[i].runs += 1;
         let stats = self.eval.stats();
         self.current = Some((i, Instant::now(), stats.tests_run, stats.cache_hits));
+        self.eval.reset_progress();
         self.eval.emit(&Event::PassStarted { pass: name });
+    }
+
+    /// Says how far the running pass has got, `done` of `total` steps, as an
+    /// [`Event::Progress`] (if it moved). [`Driver::run_policy`] and the sweeps of patches
+    /// report their own; a pass of its own calls this between candidates.
+    pub fn progress(&mut self, done: u64, total: u64) {
+        self.eval.meter().set(done, total);
+        self.eval.report_progress();
     }
 
     /// Stops attributing to the current pass; `skipped` says the user skipped it.
@@ -235,6 +270,8 @@ impl<'o> Driver<'o> {
             "units must cut the current best"
         );
         let mut config = units.all();
+        let meter = self.eval.meter();
+        let total = units.len() as u64;
         loop {
             let snapshot = (self.jobs() > 1).then(|| policy.clone_box());
             let mut pulled = 0usize;
@@ -244,6 +281,7 @@ impl<'o> Driver<'o> {
                 let mut next = || {
                     let delta = proposals.next()?;
                     assert!(!delta.is_empty(), "a policy proposed an empty delta");
+                    meter.set(u64::from(delta.first().unwrap_or(0)), total);
                     pulled += 1;
                     let candidate = config_ref.difference(&delta);
                     Some((units.render(&candidate), (pulled, candidate)))
@@ -282,5 +320,36 @@ impl<'o> Driver<'o> {
             counters: self.counters.clone(),
             ..Report::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::FnOracle;
+    use crate::policy::DDMin;
+    use crate::units::Granularity;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    #[test]
+    fn run_policy_reports_where_its_candidates_start() {
+        let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'c'));
+        let mut driver = Driver::new(b"abcdefgh".to_vec(), &oracle, EvalOptions::default());
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let sink = seen.clone();
+        driver.evaluator().set_sink(move |e| {
+            if let Event::Progress { done, total } = e {
+                sink.borrow_mut().push((*done, *total));
+            }
+        });
+        let units = Units::cut(driver.best(), Granularity::Bytes);
+        let mut ddmin: Box<dyn Policy> = Box::new(DDMin);
+        driver.run_policy(&units, &mut ddmin).unwrap();
+        let seen = seen.borrow();
+        assert!(!seen.is_empty());
+        assert!(seen.iter().all(|&(done, total)| total == 8 && done < 8));
+        // Consecutive reports differ: an unchanged position is not sent again.
+        assert!(seen.windows(2).all(|w| w[0] != w[1]));
     }
 }

@@ -51,6 +51,8 @@ pub enum Error {
     Interrupted,
     /// The test could not be run at all.
     Oracle(String),
+    /// A run directory cannot be made, resumed or trusted.
+    RunDir(String),
     /// A file could not be read or written.
     Io {
         /// What was being done, such as "read the input".
@@ -99,6 +101,7 @@ impl fmt::Display for Error {
             Error::Interrupted => {
                 f.write_str("interrupted during the first check; nothing was changed")
             }
+            Error::RunDir(msg) => f.write_str(msg),
             Error::Io { what, path, source } => {
                 write!(f, "cannot {what} {}: {source}", path.display())
             }

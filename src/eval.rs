@@ -30,7 +30,9 @@
 
 use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
 use crate::report::{EvalStats, Event, Stop};
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -48,6 +50,9 @@ pub struct EvalOptions {
     pub control: Control,
     /// The most bytes of candidates held for speculation at once.
     pub window_bytes: usize,
+    /// Candidates a batching pass tests together, whatever `jobs` is (1: no batches). See
+    /// [`Evaluator::test_all`].
+    pub batch: usize,
 }
 
 impl Default for EvalOptions {
@@ -58,6 +63,7 @@ impl Default for EvalOptions {
             max_tests: None,
             control: Control::new(),
             window_bytes: 64 << 20,
+            batch: 1,
         }
     }
 }
@@ -72,6 +78,25 @@ impl EvalOptions {
     }
 }
 
+/// Verdicts kept outside the process (a run directory's cache), consulted before a test runs
+/// and told every verdict a test gave. A verdict recalled from it counts as a test, as it did
+/// in the run that made it, so a resumed run counts, and decides, exactly as the first did.
+pub trait VerdictStore: Send {
+    /// The verdict of the candidate whose content key is `key`, if one was kept.
+    fn recall(&self, key: u128) -> Option<Verdict>;
+    /// Keeps the verdict a test gave.
+    fn remember(&mut self, key: u128, verdict: Verdict);
+    /// The verdict of the `nth` re-run of `key` (re-runs go past the cache), if one was kept.
+    fn recall_rerun(&self, key: u128, nth: u32) -> Option<Verdict>;
+    /// Keeps the verdict of the `nth` re-run of `key`.
+    fn remember_rerun(&mut self, key: u128, nth: u32, verdict: Verdict);
+}
+
+/// The content key of a candidate: a 128-bit hash of its bytes.
+pub fn content_key(bytes: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(bytes)
+}
+
 /// A verdict run but not yet needed, and the runs it took.
 #[derive(Clone, Copy, Debug)]
 struct Spare {
@@ -81,6 +106,19 @@ struct Spare {
 
 /// Receives the evaluator's and its owners' events.
 type Sink<'o> = Box<dyn FnMut(&Event) + 'o>;
+
+/// How far the running pass has got, `(done, total)`. Proposals set it while the evaluator
+/// pulls them, when nothing else can reach the evaluator; it reports a change as an
+/// [`Event::Progress`] at the next pull.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Meter(Rc<Cell<Option<(u64, u64)>>>);
+
+impl Meter {
+    /// The pass is at `done` of `total`.
+    pub(crate) fn set(&self, done: u64, total: u64) {
+        self.0.set(Some((done, total)));
+    }
+}
 
 /// The cache, worker pool and oracle behind every pass.
 pub struct Evaluator<'o> {
@@ -94,10 +132,15 @@ pub struct Evaluator<'o> {
     spare: HashMap<u128, Spare>,
     stats: EvalStats,
     sink: Option<Sink<'o>>,
-}
-
-fn content_key(bytes: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(bytes)
+    meter: Meter,
+    /// The progress last reported, so an unchanged one is not sent again.
+    reported: Option<(u64, u64)>,
+    store: Option<Box<dyn VerdictStore + 'o>>,
+    /// Re-runs made so far, per key, to name them in the store.
+    reruns: HashMap<u128, u32>,
+    /// Let tests still running finish when a call returns, instead of cancelling them: their
+    /// verdicts are wanted next (a batch).
+    drain: bool,
 }
 
 /// Runs the oracle once, then up to `confirm` more times while it keeps saying interesting.
@@ -163,7 +206,17 @@ impl<'o> Evaluator<'o> {
             spare: HashMap::new(),
             stats: EvalStats::default(),
             sink: None,
+            meter: Meter::default(),
+            reported: None,
+            store: None,
+            reruns: HashMap::new(),
+            drain: false,
         }
+    }
+
+    /// Consults and feeds `store` for every test from now on.
+    pub fn set_store(&mut self, store: impl VerdictStore + 'o) {
+        self.store = Some(Box::new(store));
     }
 
     /// Sends every [`Event::Tested`] (and every event passed to [`Evaluator::emit`]) to `f`.
@@ -175,6 +228,28 @@ impl<'o> Evaluator<'o> {
     pub fn emit(&mut self, event: &Event) {
         if let Some(sink) = self.sink.as_mut() {
             sink(event);
+        }
+    }
+
+    /// The running pass's progress meter, for proposals to set while they are pulled.
+    pub(crate) fn meter(&self) -> Meter {
+        self.meter.clone()
+    }
+
+    /// Forgets the progress of the last pass.
+    pub(crate) fn reset_progress(&mut self) {
+        self.meter.0.set(None);
+        self.reported = None;
+    }
+
+    /// Sends the meter's reading as an [`Event::Progress`] if it moved.
+    pub(crate) fn report_progress(&mut self) {
+        let now = self.meter.0.get();
+        if now != self.reported
+            && let Some((done, total)) = now
+        {
+            self.reported = now;
+            self.emit(&Event::Progress { done, total });
         }
     }
 
@@ -240,13 +315,20 @@ impl<'o> Evaluator<'o> {
         }
     }
 
-    /// Counts a completed oracle run (speculative ones too) and tells the sink.
-    fn ran(&mut self, outcome: &Outcome) {
+    /// Counts a completed oracle run (speculative ones too), keeps its verdict in the store,
+    /// and tells the sink.
+    fn ran(&mut self, key: u128, size: usize, outcome: &Outcome) {
         self.stats.oracle_runs += 1;
         self.stats.busy += outcome.duration;
+        if let Some(store) = self.store.as_mut() {
+            store.remember(key, outcome.verdict);
+        }
         let stats = self.stats.clone();
         self.emit(&Event::Tested {
             verdict: outcome.verdict,
+            candidate: key,
+            size,
+            duration: outcome.duration,
             stats: &stats,
         });
     }
@@ -268,7 +350,8 @@ impl<'o> Evaluator<'o> {
         }
     }
 
-    /// What is already known of `key`: a committed verdict (free) or a spare one (charged).
+    /// What is already known of `key`: a committed verdict (free), a spare one, or one the
+    /// store kept (both charged, as tests a one-job run would have made).
     fn known(&mut self, key: u128) -> Option<(Verdict, u64)> {
         if !self.options.cache {
             return None;
@@ -276,7 +359,12 @@ impl<'o> Evaluator<'o> {
         if let Some(&v) = self.committed.get(&key) {
             return Some((v, 0));
         }
-        self.spare.remove(&key).map(|s| (s.verdict, s.runs))
+        if let Some(s) = self.spare.remove(&key) {
+            return Some((s.verdict, s.runs));
+        }
+        let v = self.store.as_ref()?.recall(key)?;
+        self.stats.recalled += 1;
+        Some((v, 1 + u64::from(v.is_interesting()) * self.confirm as u64))
     }
 
     fn error(e: OracleError) -> Stop {
@@ -316,15 +404,26 @@ impl<'o> Evaluator<'o> {
         let cancel = Cancel::child_of(&self.options.control);
         let (result, runs) = run_confirmed(self.oracle, bytes, &cancel, self.confirm);
         let outcome = result.map_err(Self::error)?;
-        self.ran(&outcome);
-        self.stats.oracle_runs += runs - 1;
+        // Committed first, so the event's counters include this test.
         self.commit(key, outcome.verdict, runs);
+        self.stats.oracle_runs += runs - 1;
+        self.ran(key, bytes.len(), &outcome);
         Ok(outcome.verdict)
     }
 
     /// Runs the oracle once on `bytes`, past the cache, and counts it as a test; the verdict
     /// replaces the cached one. For re-runs of a result already accepted.
     pub fn rerun(&mut self, bytes: &[u8]) -> Result<Verdict, Stop> {
+        self.rerun_with(bytes, |oracle, cancel| oracle.test(bytes, cancel))
+    }
+
+    /// [`Evaluator::rerun`] whose run is made by `run` (which may have started earlier, in
+    /// the background); it is not called when the verdict is already kept in the store.
+    pub fn rerun_with(
+        &mut self,
+        bytes: &[u8],
+        run: impl FnOnce(&dyn Oracle, &Cancel) -> Result<Outcome, OracleError>,
+    ) -> Result<Verdict, Stop> {
         if self.options.control.is_stopped() {
             return Err(Stop::Interrupted);
         }
@@ -332,15 +431,34 @@ impl<'o> Evaluator<'o> {
             return Err(Stop::Budget);
         }
         let key = content_key(bytes);
-        let outcome = self
-            .oracle
-            .test(bytes, &Cancel::child_of(&self.options.control))
-            .map_err(Self::error)?;
-        self.ran(&outcome);
+        let nth = {
+            let n = self.reruns.entry(key).or_insert(0);
+            *n += 1;
+            *n
+        };
+        let kept = self.store.as_ref().and_then(|s| s.recall_rerun(key, nth));
+        let (verdict, outcome) = match kept {
+            Some(v) => {
+                self.stats.recalled += 1;
+                (v, None)
+            }
+            None => {
+                let outcome = run(self.oracle, &Cancel::child_of(&self.options.control))
+                    .map_err(Self::error)?;
+                if let Some(store) = self.store.as_mut() {
+                    store.remember_rerun(key, nth, outcome.verdict);
+                }
+                (outcome.verdict, Some(outcome))
+            }
+        };
         self.committed.remove(&key);
         self.spare.remove(&key);
-        self.commit(key, outcome.verdict, 1);
-        Ok(outcome.verdict)
+        // Committed first, so the event's counters include this test.
+        self.commit(key, verdict, 1);
+        if let Some(outcome) = outcome {
+            self.ran(key, bytes.len(), &outcome);
+        }
+        Ok(verdict)
     }
 
     /// Runs the oracle once on `bytes` keeping what the test printed, and counts it as a test.
@@ -356,8 +474,9 @@ impl<'o> Evaluator<'o> {
             .oracle
             .test_verbose(bytes, &Cancel::child_of(&self.options.control))
             .map_err(Self::error)?;
-        self.ran(&outcome);
-        self.commit(content_key(bytes), outcome.verdict, 1);
+        let key = content_key(bytes);
+        self.commit(key, outcome.verdict, 1);
+        self.ran(key, bytes.len(), &outcome);
         Ok(outcome)
     }
 
@@ -373,6 +492,77 @@ impl<'o> Evaluator<'o> {
         self.committed.retain(|_, v| !v.is_interesting());
         self.spare.retain(|_, s| !s.verdict.is_interesting());
         self.confirm = self.confirm.max(1);
+    }
+
+    /// The verdicts of all `candidates`, each counted as a test (or a cache hit) as one job
+    /// would count it, whatever `jobs` is. With several jobs they run at once, and a success
+    /// does not cancel the others: a batch wants every verdict. For passes that test a fixed
+    /// batch and merge its successes, so that many jobs do not waste their tests.
+    pub fn test_all(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<Verdict>, Stop> {
+        let mut verdicts = vec![Verdict::NotInteresting; candidates.len()];
+        let drain = std::mem::replace(&mut self.drain, true);
+        let mut from = 0;
+        let result = loop {
+            let mut k = from;
+            let mut next = || {
+                let c = candidates.get(k)?;
+                k += 1;
+                Some((c.clone(), k - 1))
+            };
+            match self.first_interesting(&mut next) {
+                Ok(Some((_, i))) => {
+                    verdicts[i] = Verdict::Interesting;
+                    from = i + 1;
+                }
+                Ok(None) => break Ok(verdicts),
+                Err(stop) => break Err(stop),
+            }
+        };
+        self.drain = drain;
+        result
+    }
+
+    /// Runs the oracle `n` times on `bytes` keeping what the test printed, each counted as a
+    /// test; with several jobs, the runs go at once. For the first check.
+    pub fn run_verbose_all(&mut self, bytes: &[u8], n: usize) -> Result<Vec<Outcome>, Stop> {
+        if self.options.jobs <= 1 || n <= 1 {
+            return (0..n).map(|_| self.run_verbose(bytes)).collect();
+        }
+        if self.options.control.is_stopped() {
+            return Err(Stop::Interrupted);
+        }
+        if !self.affordable(n as u64) {
+            return Err(Stop::Budget);
+        }
+        let oracle = self.oracle;
+        let control = &self.options.control;
+        let mut results: Vec<Result<Outcome, OracleError>> = Vec::with_capacity(n);
+        // At most `jobs` at a time.
+        let mut left = n;
+        while left > 0 {
+            let wave = left.min(self.options.jobs);
+            left -= wave;
+            std::thread::scope(|scope| {
+                let runs: Vec<_> = (0..wave)
+                    .map(|_| {
+                        scope.spawn(move || oracle.test_verbose(bytes, &Cancel::child_of(control)))
+                    })
+                    .collect();
+                results.extend(
+                    runs.into_iter()
+                        .map(|r| r.join().unwrap_or(Err(OracleError::Cancelled))),
+                );
+            });
+        }
+        let key = content_key(bytes);
+        let mut outcomes = Vec::with_capacity(n);
+        for result in results {
+            let outcome = result.map_err(Self::error)?;
+            self.commit(key, outcome.verdict, 1);
+            self.ran(key, bytes.len(), &outcome);
+            outcomes.push(outcome);
+        }
+        Ok(outcomes)
     }
 
     /// Pulls candidates from `next` until one is interesting and returns it with its payload.
@@ -400,6 +590,7 @@ impl<'o> Evaluator<'o> {
             let Some((bytes, payload)) = next() else {
                 return Ok(None);
             };
+            self.report_progress();
             if self.test_one(content_key(&bytes), &bytes)?.is_interesting() {
                 return Ok(Some((bytes, payload)));
             }
@@ -428,7 +619,9 @@ impl<'o> Evaluator<'o> {
                           mut running: usize|
              -> Result<(), Stop> {
                 for p in window.iter() {
-                    if let State::Running(_, c) = &p.state {
+                    if let State::Running(_, c) = &p.state
+                        && !this.drain
+                    {
                         c.cancel();
                     }
                 }
@@ -441,12 +634,15 @@ impl<'o> Evaluator<'o> {
                     this.stats.speculative_wasted += 1;
                     match result {
                         Ok(outcome) => {
-                            this.ran(&outcome);
-                            this.stats.oracle_runs += runs - 1;
-                            let key = window
+                            let found = window
                                 .iter()
                                 .find(|p| matches!(p.state, State::Running(s, _) if s == seq))
-                                .map(|p| p.key);
+                                .map(|p| (p.key, p.bytes.len()));
+                            if let Some((key, size)) = found {
+                                this.ran(key, size, &outcome);
+                            }
+                            this.stats.oracle_runs += runs - 1;
+                            let key = found.map(|f| f.0);
                             if let Some(key) = key
                                 && this.options.cache
                                 && !this.committed.contains_key(&key)
@@ -488,6 +684,7 @@ impl<'o> Evaluator<'o> {
                         exhausted = true;
                         break;
                     };
+                    self.report_progress();
                     let key = content_key(&bytes);
                     let state = if let Some((v, cost)) = self.known(key) {
                         State::Known(v, cost)
@@ -584,13 +781,14 @@ impl<'o> Evaluator<'o> {
                 self.stats.running = running;
                 match result {
                     Ok(outcome) => {
-                        self.ran(&outcome);
                         self.stats.oracle_runs += runs - 1;
-                        if let Some(p) = window
-                            .iter_mut()
-                            .find(|p| matches!(p.state, State::Running(s, _) if s == done))
+                        if let Some(k) = window
+                            .iter()
+                            .position(|p| matches!(p.state, State::Running(s, _) if s == done))
                         {
-                            p.state = State::Known(outcome.verdict, runs);
+                            let (key, size) = (window[k].key, window[k].bytes.len());
+                            self.ran(key, size, &outcome);
+                            window[k].state = State::Known(outcome.verdict, runs);
                         }
                     }
                     Err(OracleError::Cancelled) => {

@@ -65,6 +65,7 @@ mod passes;
 mod policy;
 mod reduction;
 mod report;
+mod run_dir;
 mod schedule;
 mod strategy;
 mod test_command;
@@ -73,11 +74,11 @@ mod units;
 
 pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
-pub use command::{DEFAULT_GRACE, Ended, Process, Run, RunError, run};
+pub use command::{DEFAULT_GRACE, Ended, HURRIED_GRACE, Process, Run, RunError, run};
 pub use dfa::{DfaOptions, Finish};
 pub use driver::{Driver, shortlex_less};
 pub use error::Error;
-pub use eval::{EvalOptions, Evaluator};
+pub use eval::{EvalOptions, Evaluator, VerdictStore, content_key};
 pub use idset::{IdSet, RankIndex};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
@@ -92,6 +93,10 @@ pub use policy::{
 };
 pub use reduction::{Finished, ReduceOptions, Reduction};
 pub use report::{EvalStats, Event, Figure, PassStats, Report, Stop};
+pub use run_dir::{
+    LOG_LIMIT, Recorded, RunDir, RunInfo, RunStatus, VerdictFile, default_runs_root,
+    fresh_run_path, list_runs, replay_steps,
+};
 pub use schedule::{Pass, Schedule};
 pub use strategy::{STRATEGIES, Strategy, pass_named, passes, schedule_of};
 pub use test_command::{

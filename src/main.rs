@@ -2,10 +2,6 @@
 
 mod cli;
 
-use clap::Parser;
-
 fn main() {
-    let args = cli::Cli::parse();
-    let code = cli::run(args);
-    std::process::exit(code);
+    std::process::exit(cli::main());
 }

@@ -21,8 +21,8 @@
 //!    that passed. An interrupted run keeps its best unconfirmed rather than run another test.
 //! 5. **Interruption.** [`Control::stop`] ends the run at the next test, keeping the best.
 //! 6. **One event stream.** Every [`Event`] goes to the listener set by
-//!    [`Reduction::on_event`]: started, tested, pass started and done, reduced, rolled back,
-//!    finished.
+//!    [`Reduction::on_event`]: started, tested, pass started, progress and done, reduced,
+//!    rolled back, finished.
 //!
 //! ```
 //! use myhill::{FnOracle, Reduction, ReduceOptions, Strategy};
@@ -41,8 +41,8 @@
 use crate::certify::{Certificate, Minimality, certify};
 use crate::driver::Driver;
 use crate::error::Error;
-use crate::eval::EvalOptions;
-use crate::oracle::{Control, Oracle, Outcome, Verdict};
+use crate::eval::{EvalOptions, VerdictStore};
+use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
 use crate::report::{Event, Report, Stop};
 use crate::schedule::Schedule;
 use crate::units::{Granularity, Units};
@@ -69,6 +69,10 @@ pub struct ReduceOptions {
     /// The most bytes of candidates held for speculation at once (default: 64 MiB or the
     /// input's size, whichever is more), which bounds memory at about three times the input.
     pub window_bytes: Option<usize>,
+    /// Candidates tested together by the passes that batch (1: none). A batch is tested
+    /// whole and its successes merged, so many jobs do not waste their tests behind each
+    /// success; the result depends on the batch, never on `jobs`.
+    pub batch: usize,
 }
 
 impl Default for ReduceOptions {
@@ -82,6 +86,7 @@ impl Default for ReduceOptions {
             verify: true,
             control: Control::new(),
             window_bytes: None,
+            batch: 1,
         }
     }
 }
@@ -108,6 +113,16 @@ impl Finished {
 /// and a test that still fools that is beyond what re-runs can fix.
 const MAX_ROLLBACKS: u64 = 3;
 
+/// A re-run of a pass's best whose verdict is taken when the next pass ends (with batches),
+/// and the test already running it in the background, if one is.
+struct Deferred<'s> {
+    best: Arc<Vec<u8>>,
+    running: Option<(
+        std::thread::ScopedJoinHandle<'s, Result<Outcome, OracleError>>,
+        Cancel,
+    )>,
+}
+
 /// One reduction of one input; see the module doc.
 pub struct Reduction<'o> {
     driver: Driver<'o>,
@@ -129,6 +144,7 @@ impl<'o> Reduction<'o> {
             max_tests: options.max_tests,
             control: options.control.clone(),
             window_bytes: options.window_bytes.unwrap_or((64 << 20).max(input.len())),
+            batch: options.batch.max(1),
         };
         let driver = Driver::new(input, oracle, eval);
         Reduction {
@@ -147,6 +163,12 @@ impl<'o> Reduction<'o> {
         self.driver.evaluator().set_sink(f);
     }
 
+    /// Consults and feeds `store` for every test (a run directory's verdict cache): a
+    /// candidate whose verdict it holds is not tested again, but counts as the test it was.
+    pub fn set_store(&mut self, store: impl VerdictStore + 'o) {
+        self.driver.evaluator().set_store(store);
+    }
+
     /// The best so far.
     pub fn best(&self) -> &[u8] {
         self.driver.best()
@@ -163,9 +185,13 @@ impl<'o> Reduction<'o> {
     }
 
     /// Takes the first check of another reduction of the same input with the same oracle
-    /// (`compare` runs several strategies from one check): its runs count as this one's tests.
+    /// (`compare` runs several strategies from one check; a resumed run takes its own): its
+    /// runs count as this one's tests, and the first calibrates the oracle.
     pub fn reuse_first_check(&mut self, outcomes: &[Outcome]) -> Result<(), Error> {
         let eval = self.driver.evaluator();
+        if let Some(first) = outcomes.first() {
+            eval.oracle().calibrate(first);
+        }
         for o in outcomes {
             eval.count_external(&self.verified, o.verdict);
         }
@@ -190,26 +216,34 @@ impl<'o> Reduction<'o> {
             }
         }
         let original = self.verified.clone();
-        let mut outcomes = Vec::new();
-        for k in 0..runs {
-            let outcome =
-                self.driver
-                    .evaluator()
-                    .run_verbose(&original)
-                    .map_err(|stop| match stop {
-                        Stop::Oracle(msg) => Error::Oracle(msg),
-                        _ => Error::Interrupted,
-                    })?;
-            if k == 0 {
-                self.driver.evaluator().oracle().calibrate(&outcome);
+        let stop = |stop| match stop {
+            Stop::Oracle(msg) => Error::Oracle(msg),
+            _ => Error::Interrupted,
+        };
+        let eval = self.driver.evaluator();
+        let outcomes = if eval.jobs() > 1 {
+            // All at once: the check takes one test's time, not `runs`.
+            let outcomes = eval
+                .run_verbose_all(&original, runs as usize)
+                .map_err(stop)?;
+            eval.oracle().calibrate(&outcomes[0]);
+            outcomes
+        } else {
+            let mut outcomes = Vec::new();
+            for k in 0..runs {
+                let outcome = eval.run_verbose(&original).map_err(stop)?;
+                if k == 0 {
+                    eval.oracle().calibrate(&outcome);
+                }
+                let hangs = outcome.verdict == Verdict::TimedOut;
+                outcomes.push(outcome);
+                if hangs {
+                    // One timeout is enough to know: a second would cost as much again.
+                    break;
+                }
             }
-            let hangs = outcome.verdict == Verdict::TimedOut;
-            outcomes.push(outcome);
-            if hangs {
-                // One timeout is enough to know: a second would cost as much again.
-                break;
-            }
-        }
+            outcomes
+        };
         Ok(outcomes)
     }
 
@@ -270,55 +304,140 @@ impl<'o> Reduction<'o> {
     /// Runs rounds of the schedule. A round after one that changed the best runs only the
     /// passes that changed it then; when such a round changes nothing, the next runs every
     /// pass again, and a full round that changes nothing (and skipped no pass) ends the run.
+    ///
+    /// The best is re-run after each pass that changed it. With batches, that re-run goes on
+    /// beside the next passes (started at once when several jobs are allowed: one test more
+    /// than `jobs` may run then) and its verdict is taken when the next pass that changes the
+    /// best ends, or when the rounds end, so a re-run costs no wave of its own; the decision
+    /// falls at the same point whatever the jobs, so the result does not depend on them.
     fn run_rounds(&mut self, schedule: &mut Schedule) -> Result<(), Stop> {
+        let oracle = self.driver.evaluator().oracle();
         let control = self.options.control.clone();
-        let n = schedule.passes.len();
-        // Which passes the next round runs; every one at first.
-        let mut chosen = vec![true; n];
-        loop {
-            let full = chosen.iter().all(|&c| c);
-            let before = self.driver.best_shared();
-            let rollbacks = self.rollbacks;
-            let mut paid = vec![false; n];
-            let mut skipped_any = false;
-            for (i, pass) in schedule.passes.iter_mut().enumerate() {
-                if !chosen[i] {
-                    continue;
-                }
-                let start = self.driver.best_shared();
-                let name = pass.name();
-                self.driver.begin_pass(&name);
-                let result = pass.run(&mut self.driver);
-                let skipped = result == Err(Stop::SkipPass);
-                self.driver.end_pass(skipped);
-                match result {
-                    Err(Stop::SkipPass) => {
-                        control.take_skip();
-                        skipped_any = true;
+        let defer = self.options.batch > 1;
+        let background = self.options.jobs > 1;
+        std::thread::scope(|scope| {
+            let mut deferred: Option<Deferred> = None;
+            let result = (|| -> Result<(), Stop> {
+                let n = schedule.passes.len();
+                // Which passes the next round runs; every one at first.
+                let mut chosen = vec![true; n];
+                loop {
+                    let full = chosen.iter().all(|&c| c);
+                    let before = self.driver.best_shared();
+                    let rollbacks = self.rollbacks;
+                    let mut paid = vec![false; n];
+                    let mut skipped_any = false;
+                    for (i, pass) in schedule.passes.iter_mut().enumerate() {
+                        if !chosen[i] {
+                            continue;
+                        }
+                        let start = self.driver.best_shared();
+                        let name = pass.name();
+                        self.driver.begin_pass(&name);
+                        let result = pass.run(&mut self.driver);
+                        let skipped = result == Err(Stop::SkipPass);
+                        self.driver.end_pass(skipped);
+                        match result {
+                            Err(Stop::SkipPass) => {
+                                control.take_skip();
+                                skipped_any = true;
+                            }
+                            other => other?,
+                        }
+                        paid[i] = self.driver.best() != start.as_slice();
+                        if !self.options.verify || self.rollbacks >= MAX_ROLLBACKS {
+                            continue;
+                        }
+                        if !defer {
+                            self.verify_best()?;
+                            continue;
+                        }
+                        if !paid[i] {
+                            continue;
+                        }
+                        if let Some(d) = deferred.take() {
+                            self.settle(d)?;
+                        }
+                        let best = self.driver.best_shared();
+                        if best != self.verified && self.rollbacks < MAX_ROLLBACKS {
+                            let running = background.then(|| {
+                                let cancel = Cancel::child_of(&control);
+                                let (c, b) = (cancel.clone(), best.clone());
+                                (scope.spawn(move || oracle.test(&b, &c)), cancel)
+                            });
+                            deferred = Some(Deferred { best, running });
+                        }
                     }
-                    other => other?,
+                    let mut settled_back = false;
+                    let ending = !schedule.to_fixpoint
+                        || (self.driver.best() == before.as_slice()
+                            && full
+                            && !skipped_any
+                            && self.rollbacks == rollbacks);
+                    if ending && let Some(d) = deferred.take() {
+                        let at = self.rollbacks;
+                        self.settle(d)?;
+                        settled_back = self.rollbacks != at;
+                    }
+                    if !schedule.to_fixpoint {
+                        return Ok(());
+                    }
+                    let changed = self.driver.best() != before.as_slice();
+                    chosen = if self.rollbacks != rollbacks || settled_back {
+                        // What the round found was built on luck: everything again.
+                        vec![true; n]
+                    } else if changed && paid.iter().any(|&p| p) {
+                        self.driver.count("restricted_rounds", 1);
+                        paid
+                    } else if full && !skipped_any {
+                        return Ok(());
+                    } else {
+                        vec![true; n]
+                    };
                 }
-                paid[i] = self.driver.best() != start.as_slice();
-                if self.options.verify && self.rollbacks < MAX_ROLLBACKS {
-                    self.verify_best()?;
+            })();
+            if let Some(Deferred {
+                running: Some((_, cancel)),
+                ..
+            }) = &deferred
+            {
+                cancel.cancel();
+            }
+            result
+        })
+    }
+
+    /// Takes the verdict of a deferred re-run (running it now if it did not start) and rolls
+    /// back if it failed, as [`Reduction::verify_best`] does.
+    fn settle(&mut self, deferred: Deferred) -> Result<(), Stop> {
+        self.verify_runs += 1;
+        let Deferred { best, running } = deferred;
+        let cancel = running.as_ref().map(|(_, c)| c.clone());
+        let verdict = self
+            .driver
+            .evaluator()
+            .rerun_with(&best, |oracle, cancel| match running {
+                Some((handle, _)) => handle.join().unwrap_or(Err(OracleError::Cancelled)),
+                None => oracle.test(&best, cancel),
+            });
+        let verdict = match verdict {
+            Ok(v) => v,
+            Err(stop) => {
+                if let Some(c) = cancel {
+                    c.cancel();
                 }
+                return Err(stop);
             }
-            if !schedule.to_fixpoint {
-                return Ok(());
-            }
-            let changed = self.driver.best() != before.as_slice();
-            chosen = if self.rollbacks != rollbacks {
-                // What the round found was built on luck: everything again.
-                vec![true; n]
-            } else if changed && paid.iter().any(|&p| p) {
-                self.driver.count("restricted_rounds", 1);
-                paid
-            } else if full && !skipped_any {
-                return Ok(());
-            } else {
-                vec![true; n]
-            };
+        };
+        if verdict.is_interesting() {
+            self.verified = best;
+            return Ok(());
         }
+        self.rollbacks += 1;
+        self.driver.count("flaky_rollbacks", 1);
+        self.driver.evaluator().distrust();
+        self.driver.roll_back_to(self.verified.clone());
+        Ok(())
     }
 
     /// Re-runs the best if no re-run has confirmed it; rolls back if it fails.

@@ -67,6 +67,9 @@ pub struct EvalStats {
     pub tests_run: u64,
     /// Candidates whose verdict was already known.
     pub cache_hits: u64,
+    /// Tests among `tests_run` whose verdict came from a verdict store (a resumed run's cache)
+    /// instead of a run of the test.
+    pub recalled: u64,
     /// Tests among `tests_run` that timed out.
     pub timeouts: u64,
     /// Tests among `tests_run` that were interesting.
@@ -179,6 +182,12 @@ pub enum Event<'a> {
     Tested {
         /// Its verdict.
         verdict: Verdict,
+        /// The candidate's content key (a 128-bit hash of its bytes).
+        candidate: u128,
+        /// The candidate's size in bytes.
+        size: usize,
+        /// How long the test ran.
+        duration: Duration,
         /// The counters after it.
         stats: &'a EvalStats,
     },
@@ -186,6 +195,15 @@ pub enum Event<'a> {
     PassStarted {
         /// Its name.
         pass: &'a str,
+    },
+    /// How far the running pass has got: `done` of `total` steps (candidates of a sweep, or the
+    /// unit where a policy's latest candidate starts). Sent when it moves, while candidates
+    /// are pulled; a pass that sweeps its input several times starts over.
+    Progress {
+        /// Steps done.
+        done: u64,
+        /// Steps in all.
+        total: u64,
     },
     /// A smaller interesting input was accepted; `bytes` is the new best.
     Reduced {

@@ -112,12 +112,20 @@ impl std::str::FromStr for InputMode {
 /// assert!(sig.is_set());
 /// assert!(Signature::new(None, Some("("), None, false).is_err());
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Signature {
     expect_exit: Option<i32>,
     stdout_regex: Option<StreamRegex>,
     stderr_regex: Option<StreamRegex>,
     same_output: bool,
+    /// The parts as given, for [`TestSpec::identity`].
+    described: String,
+}
+
+impl Default for Signature {
+    fn default() -> Signature {
+        Signature::new(None, None, None, false).expect("no pattern to reject")
+    }
 }
 
 impl Signature {
@@ -143,6 +151,7 @@ impl Signature {
             stdout_regex: compile(stdout_regex, "--stdout-regex")?,
             stderr_regex: compile(stderr_regex, "--stderr-regex")?,
             same_output,
+            described: format!("{expect_exit:?} {stdout_regex:?} {stderr_regex:?} {same_output}"),
         })
     }
 
@@ -203,7 +212,17 @@ pub struct TestSpec {
     /// Give each test a `TMPDIR` of its own inside its directory, so what it leaves there
     /// (a `mktemp -d` a cancelled shell never removed, a compiler's temporaries) goes with it.
     pub private_tmpdir: bool,
+    /// A command the test runs through, such as `srun --quiet --ntasks=1 --` on a cluster:
+    /// its words come before the test's. Stopping a test stops the launcher's process group,
+    /// and the launcher passes that on (srun cancels its job step).
+    pub launcher: Vec<String>,
+    /// Keep a copy of each candidate on which the test exits with this status in this
+    /// directory (at most [`ALSO_INTERESTING_MAX`] of them), as C-Reduce's `--also-interesting`.
+    pub also_interesting: Option<(i32, PathBuf)>,
 }
+
+/// The most candidates kept for `also_interesting`.
+pub const ALSO_INTERESTING_MAX: u64 = 1000;
 
 fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
@@ -217,6 +236,37 @@ fn find_on_path(program: &str) -> Option<PathBuf> {
 }
 
 impl TestSpec {
+    /// What decides the test's verdicts, as a 128-bit hash: its command line (with the
+    /// content of its program and of every file argument, so an edited script is a new test),
+    /// the candidate's file name and how it is passed, the signature, and how timeouts count.
+    /// The launcher, the working directories and the dynamic timeout are left out: they change
+    /// where and how fast a test runs, not what it answers. Verdicts kept under one identity
+    /// are reused only under the same.
+    pub fn identity(&self) -> u128 {
+        let mut text = format!(
+            "{:?}\0{}\0{:?}\0{}\0{}\0{:?}",
+            self.argv,
+            self.file_name,
+            self.input_mode,
+            self.signature.described,
+            self.timeout_is_interesting,
+            self.timeout
+        )
+        .into_bytes();
+        for word in &self.argv {
+            let path = Path::new(word);
+            if path.is_absolute()
+                && let Ok(meta) = std::fs::metadata(path)
+                && meta.is_file()
+                && meta.len() <= 16 << 20
+                && let Ok(bytes) = std::fs::read(path)
+            {
+                text.extend_from_slice(&xxhash_rust::xxh3::xxh3_128(&bytes).to_le_bytes());
+            }
+        }
+        xxhash_rust::xxh3::xxh3_128(&text)
+    }
+
     /// A spec for `argv`, run as given, with every other field at its default.
     pub fn new(argv: Vec<String>, file_name: &str) -> TestSpec {
         TestSpec {
@@ -229,6 +279,8 @@ impl TestSpec {
             grace: crate::command::DEFAULT_GRACE,
             temp_root: None,
             private_tmpdir: true,
+            launcher: Vec::new(),
+            also_interesting: None,
         }
     }
 
@@ -324,6 +376,8 @@ struct Reference {
 /// Runs the user's test; see the module doc for the contract.
 pub struct TestCommand {
     spec: TestSpec,
+    /// Candidates kept for `also_interesting` so far.
+    also_kept: AtomicU64,
     /// The per-test time limit in milliseconds.
     timeout_ms: AtomicU64,
     reference: Mutex<Option<Reference>>,
@@ -360,7 +414,12 @@ impl TestCommand {
     /// The oracle for `spec`.
     pub fn new(spec: TestSpec) -> TestCommand {
         let timeout = spec.timeout.unwrap_or(MAX_TIMEOUT);
+        // A resumed run goes on numbering what an earlier one kept.
+        let kept = spec.also_interesting.as_ref().map_or(0, |(_, dir)| {
+            std::fs::read_dir(dir).map_or(0, |entries| entries.count() as u64)
+        });
         TestCommand {
+            also_kept: AtomicU64::new(kept),
             timeout_ms: AtomicU64::new(millis(timeout)),
             reference: Mutex::new(None),
             spec,
@@ -389,7 +448,7 @@ impl TestCommand {
     ) -> Result<Outcome, OracleError> {
         let spec = &self.spec;
         let capture = keep || spec.signature.needs_output();
-        let mut process = Process::new(spec.argv.iter().cloned());
+        let mut process = Process::new(spec.launcher.iter().chain(&spec.argv).cloned());
         if spec.input_mode.passes_path() {
             process.argv.push(path.into());
         }
@@ -511,7 +570,26 @@ impl TestCommand {
         })?;
         let result = self.run_at(&path, &work, root.path(), keep, cancel);
         remove_dir(root);
+        if let (Ok(outcome), Some((want, dir))) = (&result, &self.spec.also_interesting) {
+            let status = outcome.exit_code.or(outcome.signal.map(|s| 128 + s));
+            if status == Some(*want) {
+                self.keep_also_interesting(candidate, dir);
+            }
+        }
         result
+    }
+
+    /// Writes `bytes` into `dir` as `NNNN-<hash>-<name>`, while fewer than
+    /// [`ALSO_INTERESTING_MAX`] are kept. A write that fails is skipped: it is a courtesy.
+    fn keep_also_interesting(&self, bytes: &[u8], dir: &Path) {
+        let n = self.also_kept.fetch_add(1, Ordering::Relaxed);
+        if n >= ALSO_INTERESTING_MAX {
+            return;
+        }
+        let hash = xxhash_rust::xxh3::xxh3_64(bytes);
+        let _ = std::fs::create_dir_all(dir);
+        let name = format!("{n:04}-{hash:016x}-{}", self.spec.file_name);
+        let _ = std::fs::write(dir.join(name), bytes);
     }
 
     /// Explains an uninteresting original: runs the test once beside a copy of `input`'s own

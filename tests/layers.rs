@@ -28,6 +28,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("passes", 12),
     ("strategy", 13),
     ("reduction", 14),
+    ("run_dir", 15),
 ];
 
 fn layer(module: &str) -> Option<u32> {

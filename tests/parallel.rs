@@ -16,6 +16,19 @@ fn accepted(
     cache: bool,
     max_tests: Option<u64>,
 ) -> (Vec<Vec<u8>>, u64) {
+    accepted_in_batches(strategy, input, needle, jobs, cache, max_tests, 1)
+}
+
+/// [`accepted`] with candidates tested in batches of `batch`.
+fn accepted_in_batches(
+    strategy: &str,
+    input: &[u8],
+    needle: &[u8],
+    jobs: usize,
+    cache: bool,
+    max_tests: Option<u64>,
+    batch: usize,
+) -> (Vec<Vec<u8>>, u64) {
     let has_subsequence = |c: &[u8]| {
         let mut it = c.iter();
         needle.iter().all(|x| it.any(|y| y == x))
@@ -25,6 +38,7 @@ fn accepted(
         jobs,
         cache,
         max_tests,
+        batch,
         ..ReduceOptions::default()
     };
     let mut reduction = Reduction::new(input.to_vec(), &oracle, options);
@@ -83,6 +97,63 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn batches_give_the_same_reductions_whatever_the_jobs(
+        input in text(),
+        needle in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'x'), Just(b'{')], 1..4),
+        cache in any::<bool>(),
+        budget in proptest::option::of(4u64..60),
+        batch in 2usize..9,
+    ) {
+        let mut it = input.iter();
+        prop_assume!(needle.iter().all(|x| it.any(|y| y == x)));
+        let one = accepted_in_batches("default", &input, &needle, 1, cache, budget, batch);
+        if let Some(max) = budget {
+            prop_assert!(one.1 <= max, "{} tests over a budget of {}", one.1, max);
+        }
+        let result = one.0.last().unwrap();
+        let mut it = result.iter();
+        prop_assert!(needle.iter().all(|x| it.any(|y| y == x)));
+        for jobs in [2, 5] {
+            let many = accepted_in_batches("default", &input, &needle, jobs, cache, budget, batch);
+            prop_assert_eq!(&one, &many, "batch {} with {} jobs", batch, jobs);
+        }
+    }
+}
+
+#[test]
+fn batches_reach_a_minimum_on_lines() {
+    // 200 lines, three needed: batches of 16 find them as binary splitting does.
+    let input: Vec<u8> = (0..200u32)
+        .flat_map(|i| format!("step {i}\n").into_bytes())
+        .collect();
+    let lines = ["step 37", "step 118", "step 161"];
+    let needed = |c: &[u8]| {
+        let text = String::from_utf8_lossy(c);
+        lines.iter().all(|l| text.lines().any(|x| x == *l))
+    };
+    let oracle = FnOracle::new(needed);
+    let options = ReduceOptions {
+        batch: 16,
+        jobs: 4,
+        ..ReduceOptions::default()
+    };
+    let mut reduction = Reduction::new(input, &oracle, options);
+    let finished = reduction
+        .run(&mut Named::named("default").unwrap().schedule())
+        .unwrap();
+    assert_eq!(finished.best, b"step 37\nstep 118\nstep 161");
+    assert!(finished.report.confirmed);
+    assert!(
+        finished.report.eval.tests_run <= 80,
+        "{}",
+        finished.report.eval.tests_run
+    );
+}
+
 #[test]
 fn speculation_is_reported() {
     let oracle = FnOracle::new(|c: &[u8]| c.contains(&b'7'));
@@ -103,4 +174,36 @@ fn speculation_is_reported() {
     assert!(report.eval.speculative_started > 0);
     assert!(report.eval.speculative_wasted > 0);
     assert_eq!(finished.best, b"7\n");
+}
+
+#[test]
+fn with_batches_a_lucky_result_is_still_rolled_back_the_same_way_at_any_jobs() {
+    // "x" alone passes only the first time, like a reduced program whose undefined
+    // behaviour printed the right thing once; the re-run beside the next pass catches it.
+    let run = |jobs: usize| {
+        let seen = std::sync::atomic::AtomicBool::new(false);
+        let oracle = FnOracle::new(move |c: &[u8]| {
+            c.contains(&b'x')
+                && (c != b"x" || !seen.swap(true, std::sync::atomic::Ordering::SeqCst))
+        });
+        let options = ReduceOptions {
+            batch: 4,
+            jobs,
+            ..ReduceOptions::default()
+        };
+        let mut reduction = Reduction::new(b"ab x cd\nef gh\n".to_vec(), &oracle, options);
+        let finished = reduction
+            .run(&mut Named::named("default").unwrap().schedule())
+            .unwrap();
+        (
+            finished.best,
+            finished.report.rollbacks,
+            finished.report.confirmed,
+        )
+    };
+    let one = run(1);
+    assert!(one.0.contains(&b'x') && one.0 != b"x", "{:?}", one.0);
+    assert!(one.1 >= 1);
+    assert!(one.2);
+    assert_eq!(run(3), one);
 }

@@ -267,21 +267,28 @@ fn absurd_timeouts_are_refused() {
     }
 }
 
-/// A test that hangs on the original costs one timeout, not one per first-check run.
+/// A test that hangs on the original costs one timeout, not one per first-check run: with one
+/// job the check stops after the first run, with more its runs go at once.
 #[test]
 fn a_hang_on_the_original_costs_one_timeout() {
-    let case = Case::new();
-    case.file("in.txt", b"x");
-    let count = case.path("count");
-    case.script(
-        "t.sh",
-        &format!(r#"echo run >> {}; sleep 30"#, count.display()),
-    );
-    let out = case.run(&["reduce", "--timeout", "0.5", "./t.sh", "in.txt"]);
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    assert!(stderr(&out).contains("hangs"));
-    let runs = std::fs::read_to_string(&count).unwrap().lines().count();
-    assert_eq!(runs, 1);
+    for (jobs, most_runs) in [("1", 1), ("2", 2)] {
+        let case = Case::new();
+        case.file("in.txt", b"x");
+        let count = case.path("count");
+        case.script(
+            "t.sh",
+            &format!(r#"echo run >> {}; sleep 30"#, count.display()),
+        );
+        let started = std::time::Instant::now();
+        let out = case.run(&["reduce", "-j", jobs, "--timeout", "0.5", "./t.sh", "in.txt"]);
+        let took = started.elapsed();
+        assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+        assert!(stderr(&out).contains("hangs"));
+        let runs = std::fs::read_to_string(&count).unwrap().lines().count();
+        assert!(runs <= most_runs, "-j {jobs}: {runs} runs");
+        // One timeout (0.5 s) and its grace (1 s), not two of them.
+        assert!(took.as_secs_f64() < 2.9, "-j {jobs}: {took:?}");
+    }
 }
 
 /// `--max-tests N` is N test runs in all (the first check and the re-runs included) and gives

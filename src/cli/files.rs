@@ -98,6 +98,47 @@ pub fn mode_of(path: &Path) -> Option<u32> {
         .map(|m| m.permissions().mode() & 0o7777)
 }
 
+/// Keeps the original before INPUT is reduced in place, reusing a copy already kept: an
+/// `INPUT.orig*` with the same bytes, or, when INPUT is the result of an earlier run (its
+/// best, written back over INPUT), that run's backup. So running the same command again does
+/// not pile up backups. Otherwise makes a new one ([`make_backup`]).
+pub fn keep_original(
+    input: &Path,
+    bytes: &[u8],
+    key: u128,
+    mode: Option<u32>,
+) -> Result<PathBuf, Fail> {
+    let base = format!("{}.orig", input.display());
+    for k in 0..1000 {
+        let path = if k == 0 {
+            PathBuf::from(&base)
+        } else {
+            PathBuf::from(format!("{base}.{k}"))
+        };
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_file() && m.len() == bytes.len() as u64 => {
+                if std::fs::read(&path).is_ok_and(|b| b == bytes) {
+                    return Ok(path);
+                }
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    let abs = std::path::absolute(input).unwrap_or_else(|_| input.to_path_buf());
+    if let Some(root) = myhill::default_runs_root() {
+        for (_, info) in myhill::list_runs(&root, 200) {
+            if info.output == abs
+                && info.best_hash == Some(key)
+                && let Some(backup) = info.backup.filter(|b| b.is_file())
+            {
+                return Ok(backup);
+            }
+        }
+    }
+    make_backup(input, bytes, mode)
+}
+
 /// Keeps a copy of INPUT under the first free name of INPUT.orig, INPUT.orig.1, ...: written
 /// to a temporary file first and linked into place without replacing anything.
 pub fn make_backup(input: &Path, bytes: &[u8], mode: Option<u32>) -> Result<PathBuf, Fail> {

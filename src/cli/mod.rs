@@ -11,17 +11,21 @@ mod files;
 mod out;
 mod reduce;
 mod session;
+mod stats;
+mod terminal;
 mod ui;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use exit::Fail;
 use myhill::{Granularity, InputMode};
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "myhill",
     version,
+    args_override_self = true,
     about = "Shrink a file that makes a program misbehave to a small file that still does.",
     long_about = "Shrink a file that makes a program misbehave to a small file that still does.\n\n\
         You give myhill the file and a test: a command that exits 0 while the file is still \
@@ -50,12 +54,16 @@ pub enum Command {
         is flaky, 5 the result has at most one byte (see --allow-trivial), 130 interrupted (the \
         best so far is on disk).\n\n\
         Example:\n  myhill reduce ./still-crashes.sh crash.c\n  \
-        myhill reduce --expect-exit 139 ./prog input.bin   (139 = 128 + SIGSEGV)"
+        myhill reduce --expect-exit 139 ./prog input.bin   (139 = 128 + SIGSEGV)",
+        mut_arg("input", |a| a.help("The file to reduce: in place (the original is kept as INPUT.orig) unless -o is given"))
     )]
     Reduce(ReduceArgs),
     /// Find the first bad item in an ordered list of versions (or a git range).
     #[command(
-        after_help = "TEST is run with the item appended as its last argument, in the current directory.         Exit status 0 means good, 125 means the item cannot be tested (it is skipped, as with         git bisect run), anything else means bad; or the signature options (--expect-exit,         --stdout-regex, --stderr-regex) define bad.\n\n\
+        after_help = "TEST is run with the item appended as its last argument, in the current directory. \
+        Exit status 0 means good, 125 means the item cannot be tested (it is skipped, as with \
+        git bisect run), anything else means bad; or the signature options (--expect-exit, \
+        --stdout-regex, --stderr-regex) define bad.\n\n\
         Exit codes: 0 found (or a range of candidates when skips hide the change), 2 usage or \
         setup error, 3 the first item is not good or the last not bad, 4 the test is flaky.\n\n\
         Examples:\n  myhill bisect versions.txt ./still-broken.sh\n  \
@@ -66,11 +74,33 @@ pub enum Command {
     #[command(
         after_help = "Exit codes: 0 minimal, 1 not minimal (the deletion is named and, with -o, \
         written), 2 could not check (bad input, a test that cannot run, the original not interesting, \
-        a flaky test, or interrupted)."
+        a flaky test, or interrupted).",
+        mut_arg("input", |a| a.help("The file to certify").value_name("FILE"))
     )]
     Check(CheckArgs),
     /// Run several strategies from the same input and compare tests, sizes and minimality.
+    #[command(mut_arg("input", |a| a.help("The file every strategy starts from (it is never changed)")))]
     Compare(CompareArgs),
+    /// Print a shell completion script: bash, zsh, fish, elvish or powershell.
+    #[command(
+        after_help = "Examples:\n  myhill completions bash > ~/.local/share/bash-completion/completions/myhill\n  \
+        myhill completions zsh > ~/.zfunc/_myhill"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff), generated from these definitions: myhill's, or a
+    /// subcommand's (myhill-reduce, ...).
+    #[command(
+        after_help = "Examples:\n  myhill man > myhill.1 && man ./myhill.1\n  \
+        myhill man reduce > myhill-reduce.1"
+    )]
+    Man {
+        /// The subcommand whose page to print.
+        #[arg(value_parser = ["reduce", "bisect", "check", "compare", "completions"])]
+        subcommand: Option<String>,
+    },
 }
 
 #[derive(Args, Debug, Clone)]
@@ -160,15 +190,20 @@ pub struct BisectArgs {
 #[derive(Args, Debug, Clone)]
 pub struct SignatureArgs {
     /// Only a run that exits with this status counts (as interesting; for bisect, as bad).
-    #[arg(long, value_name = "CODE", allow_negative_numbers = true)]
+    #[arg(
+        help_heading = "What counts as interesting",
+        long,
+        value_name = "CODE",
+        allow_negative_numbers = true
+    )]
     pub expect_exit: Option<i32>,
 
     /// Only a run whose stdout matches this regular expression counts.
-    #[arg(long, value_name = "RE")]
+    #[arg(help_heading = "What counts as interesting", long, value_name = "RE")]
     pub stdout_regex: Option<String>,
 
     /// Only a run whose stderr matches this regular expression counts.
-    #[arg(long, value_name = "RE")]
+    #[arg(help_heading = "What counts as interesting", long, value_name = "RE")]
     pub stderr_regex: Option<String>,
 }
 
@@ -191,51 +226,67 @@ pub struct TestArgs {
     /// the candidate's path is appended. Relative paths are taken from the current directory.
     pub test: String,
 
-    /// The file to reduce (or check).
+    /// The input file.
     pub input: PathBuf,
 
     /// Tests to run at once (default: the number of cores). Never changes the result.
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(help_heading = "Running the test", short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
 
     /// Seconds before a test is killed and counted as timed out (default: about 10x the
     /// original's run time, between 1 and 300).
-    #[arg(long, value_name = "SECS")]
+    #[arg(help_heading = "Running the test", long, value_name = "SECS")]
     pub timeout: Option<f64>,
 
     /// Count a timed-out test as interesting (for reducing hangs).
-    #[arg(long)]
+    #[arg(help_heading = "Running the test", long)]
     pub timeout_is_interesting: bool,
 
     /// How the candidate reaches the test: arg, stdin, file (only in the working directory)
     /// or all.
-    #[arg(long, default_value = "all", value_name = "MODE")]
+    #[arg(
+        help_heading = "Running the test",
+        long,
+        default_value = "all",
+        value_name = "MODE"
+    )]
     pub input_mode: InputMode,
 
     #[command(flatten)]
     pub signature: SignatureArgs,
 
     /// Interesting only if exit status, stdout and stderr equal the original run's.
-    #[arg(long)]
+    #[arg(help_heading = "What counts as interesting", long)]
     pub same_output: bool,
 
     /// Let tests use your TMPDIR instead of a private one per test (which is removed with
     /// the test, so a test cannot cache anything there from one run to the next).
-    #[arg(long)]
+    #[arg(help_heading = "Running the test", long)]
     pub shared_tmpdir: bool,
 
     /// Go on when the test gives different verdicts on the original; every accepted
     /// reduction and the final result are then re-confirmed.
-    #[arg(long)]
+    #[arg(help_heading = "Running the test", long)]
     pub allow_flaky: bool,
 
     /// How many times the original is run first (to detect a flaky test).
-    #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(help_heading = "Running the test", long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub first_runs: u32,
 
     /// Print nothing but errors and warnings.
-    #[arg(short, long)]
+    #[arg(help_heading = "Output", short, long)]
     pub quiet: bool,
+
+    /// Run every test through this command, e.g. 'srun --quiet --ntasks=1 --' on a Slurm
+    /// cluster: its words come before the test's. A cancelled test's launcher gets SIGTERM
+    /// (srun then cancels its job step), and the timeout counts the launcher's start-up.
+    #[arg(help_heading = "Running the test", long, value_name = "CMD")]
+    pub launcher: Option<String>,
+
+    /// Make the tests' directories under DIR (default: $TMPDIR, else /dev/shm); with
+    /// --launcher, a directory every node can see.
+    #[arg(help_heading = "Running the test", long, value_name = "DIR")]
+    pub work_dir: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -244,74 +295,190 @@ pub struct ReduceArgs {
     pub t: TestArgs,
 
     /// Write the result here instead of reducing INPUT in place (then no INPUT.orig is made).
-    #[arg(short, long, value_name = "PATH")]
+    #[arg(help_heading = "Output", short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
 
     /// The reduction strategy (see the list below: `myhill reduce --help`).
-    #[arg(long, default_value = "default", value_name = "NAME", long_help = strategy_help())]
+    #[arg(help_heading = "Choosing passes", long, default_value = "default", value_name = "NAME", long_help = strategy_help())]
     pub strategy: String,
 
     /// The units the strategy deletes: bytes, lines or tokens (default: lines, then tokens,
     /// then bytes).
-    #[arg(long, value_name = "UNITS")]
+    #[arg(help_heading = "Choosing passes", long, value_name = "UNITS")]
     pub units: Option<Granularity>,
 
     /// Run exactly these passes, in this order, to a fixpoint, instead of a strategy (names
     /// from `myhill --list-passes`, comma-separated).
-    #[arg(long, value_name = "A,B,...", value_delimiter = ',', conflicts_with_all = ["strategy", "units"])]
+    #[arg(help_heading = "Choosing passes", long, value_name = "A,B,...", value_delimiter = ',', conflicts_with_all = ["strategy", "units"])]
     pub passes: Option<Vec<String>>,
 
     /// Leave this pass out of the schedule (repeat it, or give several comma-separated).
-    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    #[arg(
+        help_heading = "Choosing passes",
+        long,
+        value_name = "NAME",
+        value_delimiter = ','
+    )]
     pub skip_pass: Vec<String>,
-
-    /// Seed for randomized passes; every current strategy is deterministic and ignores it.
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    pub seed: u64,
 
     /// Stop after this many tests in all: the first check, the passes and the final
     /// confirmation, counted as one job counts them (so the result is the same for every -j).
-    #[arg(long, value_name = "N")]
+    #[arg(help_heading = "Limits", long, value_name = "N")]
     pub max_tests: Option<u64>,
 
     /// Run every candidate, even ones already tested.
-    #[arg(long)]
+    #[arg(help_heading = "Limits", long)]
     pub no_cache: bool,
 
+    /// Test candidates in batches of N and merge their successes, so that many jobs (16 to
+    /// 64, on a cluster) do not waste tests behind each success. The result depends on N,
+    /// never on -j; N = 1 (the default) tests one candidate after another, which costs the
+    /// fewest tests. Try N = -j when tests are slow and jobs plentiful.
+    #[arg(help_heading = "Running the test", long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub batch: u16,
+
     /// Write the run's figures as JSON to PATH.
-    #[arg(long, value_name = "PATH")]
+    #[arg(help_heading = "Output", long, value_name = "PATH")]
     pub stats_json: Option<PathBuf>,
 
     /// Accept a result of zero or one byte (by default that is an error, exit 5: a test that
     /// accepts it usually accepts almost anything).
-    #[arg(long)]
+    #[arg(help_heading = "Limits", long)]
     pub allow_trivial: bool,
+
+    /// Keep the run (original, best, steps, a log of every test, the verdict cache) in DIR
+    /// (default: a new directory under $XDG_STATE_HOME/myhill/runs or
+    /// ~/.local/state/myhill/runs, printed at the start).
+    #[arg(
+        help_heading = "The run directory",
+        long,
+        value_name = "DIR",
+        conflicts_with = "no_run_dir"
+    )]
+    pub run_dir: Option<PathBuf>,
+
+    /// Keep no run directory (then the run cannot be resumed).
+    #[arg(help_heading = "The run directory", long)]
+    pub no_run_dir: bool,
+
+    /// Continue the run kept in DIR (killed, interrupted or stopped by --max-tests) with the
+    /// same test and options; TEST and INPUT are taken from it. Verdicts on disk are not
+    /// tested again. Options given here (such as -j) replace the stored ones.
+    #[arg(help_heading = "The run directory", long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+
+    /// Keep each candidate on which the test exits with CODE in the run directory's
+    /// also-interesting/ folder (at most 1000 of them): other bugs met on the way.
+    #[arg(
+        help_heading = "The run directory",
+        long,
+        value_name = "CODE",
+        allow_negative_numbers = true
+    )]
+    pub also_interesting: Option<i32>,
 }
 
-/// Prints every pass and what it does, then each strategy's passes.
+/// `text` after `head`, wrapped to `width` with every following line indented to where the
+/// text began, so the names stay in a column of their own.
+fn hanging(head: &str, text: &str, width: usize) -> String {
+    let indent = head.chars().count();
+    let mut out = head.to_string();
+    let mut column = indent;
+    for (k, word) in text.split_whitespace().enumerate() {
+        let len = word.chars().count();
+        if k > 0 && column + 1 + len > width {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent));
+            column = indent;
+        } else if k > 0 {
+            out.push(' ');
+            column += 1;
+        }
+        out.push_str(word);
+        column += len;
+    }
+    out
+}
+
+/// Prints every pass and what it does, then each strategy: what it does and its passes.
+/// Wrapped to the terminal's width; piped, each entry stays on one line for grep.
 fn list_passes() {
+    let width = terminal::stdout_width().map_or(usize::MAX, |w| w.saturating_sub(1).max(40));
     out::out("Passes (name: what it does):");
     for (name, what) in myhill::passes() {
-        out::out(format!("  {name:<24} {what}"));
+        out::out(hanging(&format!("  {name:<24} "), &what, width));
     }
     out::out("");
-    out::out("Strategies (name: its passes, in order):");
-    for (name, _) in myhill::STRATEGIES {
+    out::out("Strategies (name: what it does; its passes, in order):");
+    for (name, what) in myhill::STRATEGIES {
         if let Ok(strategy) = myhill::Strategy::named(name) {
-            out::out(format!(
-                "  {name:<18} {}",
-                strategy.schedule().names().join(", ")
-            ));
+            out::out(hanging(&format!("  {name:<18} "), what, width));
+            let passes = strategy.schedule().names().join(", ");
+            out::out(hanging(&format!("  {:<18} passes: ", ""), &passes, width));
         }
     }
 }
 
 fn strategy_help() -> String {
-    let mut s = String::from("The reduction strategy. One of:\n");
-    for (name, what) in myhill::STRATEGIES {
-        s.push_str(&format!("  {name:<18} {what}\n"));
+    let names: Vec<&str> = myhill::STRATEGIES.iter().map(|(n, _)| *n).collect();
+    format!(
+        "The reduction strategy: a named schedule of passes, one of {}. `myhill --list-passes` \
+         says what each does and lists its passes.",
+        names.join(", ")
+    )
+}
+
+/// The binary's whole work: parses the command line (with a resumed run's stored arguments
+/// put back, see [`with_resumed_args`]), runs it, and returns the exit code.
+pub fn main() -> i32 {
+    match with_resumed_args(std::env::args_os().collect()) {
+        Ok(args) => run(Cli::parse_from(args)),
+        Err(fail) => {
+            out::err(format!("myhill: {}", fail.message));
+            fail.exit.code()
+        }
     }
-    s
+}
+
+/// `myhill reduce --resume DIR [OPTIONS]` becomes the run's own `reduce` arguments followed by
+/// OPTIONS (which replace stored ones) and `--resume DIR`, taken from the directory the run
+/// began in (so its relative paths mean what they meant). Any other command line is unchanged.
+fn with_resumed_args(args: Vec<OsString>) -> Result<Vec<OsString>, Fail> {
+    if args.get(1).is_none_or(|a| a != "reduce") {
+        return Ok(args);
+    }
+    let mut dir = None;
+    let mut rest = Vec::new();
+    let mut words = args[2..].iter();
+    while let Some(word) = words.next() {
+        if word == "--resume" {
+            dir = words.next().cloned();
+            if dir.is_none() {
+                return Ok(args);
+            }
+        } else if let Some(v) = word.to_str().and_then(|w| w.strip_prefix("--resume=")) {
+            dir = Some(v.into());
+        } else {
+            rest.push(word.clone());
+        }
+    }
+    let Some(dir) = dir else {
+        return Ok(args);
+    };
+    let dir = std::path::absolute(PathBuf::from(&dir)).unwrap_or_else(|_| PathBuf::from(&dir));
+    let (_, info) = myhill::RunDir::open(&dir)?;
+    std::env::set_current_dir(&info.cwd).map_err(|e| {
+        Fail::usage(format!(
+            "cannot go back to {}, where the run began: {e}",
+            info.cwd.display()
+        ))
+    })?;
+    let mut out = vec![args[0].clone(), "reduce".into()];
+    out.extend(info.args.iter().map(OsString::from));
+    out.extend(rest);
+    out.push("--resume".into());
+    out.push(dir.into());
+    Ok(out)
 }
 
 /// Runs the parsed command and returns the process's exit code.
@@ -322,12 +489,38 @@ pub fn run(cli: Cli) -> i32 {
             Ok(exit::Exit::Ok)
         }
         None => Err(Fail::usage(
-            "give a subcommand (reduce, check, compare, bisect) or --list-passes; see myhill --help",
+            "give a subcommand (reduce, check, compare, bisect, completions, man) or --list-passes; see myhill --help",
         )),
         Some(Command::Reduce(args)) => reduce::run(args),
         Some(Command::Bisect(args)) => bisect::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Completions { shell }) => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "myhill", &mut out);
+            out::out_raw(&out);
+            Ok(exit::Exit::Ok)
+        }
+        Some(Command::Man { subcommand }) => {
+            let mut command = Cli::command();
+            // Building names the subcommands as their pages do: myhill-reduce, ...
+            command.build();
+            let command = match subcommand {
+                Some(name) => match command.find_subcommand(&name) {
+                    Some(sub) => sub.clone().version(env!("CARGO_PKG_VERSION")),
+                    None => command,
+                },
+                None => command,
+            };
+            let mut page = Vec::new();
+            match clap_mangen::Man::new(command).render(&mut page) {
+                Ok(()) => {
+                    out::out_raw(&page);
+                    Ok(exit::Exit::Ok)
+                }
+                Err(e) => Err(Fail::usage(format!("cannot render the manual page: {e}"))),
+            }
+        }
     };
     match result {
         Ok(exit) => exit.code(),

@@ -20,3 +20,10 @@ pub fn out(line: impl AsRef<str>) {
     let mut o = std::io::stdout().lock();
     let _ = writeln!(o, "{}", line.as_ref());
 }
+
+/// Writes bytes to stdout as they are; a write error is ignored.
+pub fn out_raw(bytes: &[u8]) {
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(bytes);
+    let _ = o.flush();
+}

@@ -2,32 +2,56 @@
 
 use super::ReduceArgs;
 use super::exit::{Exit, Fail};
-use super::files::{check_output, make_backup, mode_of, write_atomic};
+use super::files::{check_output, keep_original, mode_of, write_atomic};
 use super::out;
-use super::session::Session;
-use super::ui::{Ui, stats_json, summary};
-use myhill::{Event, ReduceOptions, Reduction, Stop, Strategy};
+use super::session::{Extras, Session};
+use super::stats::{self, Ended, Record};
+use super::ui::{Setup, Ui, summary};
+use myhill::{
+    Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop, Strategy,
+};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// Writes every new best to the output, and remembers the first write error.
 struct Keeper {
-    path: PathBuf,
+    /// Unknown until the first check passed and the original is safe.
+    path: Option<PathBuf>,
     mode: Option<u32>,
     error: Option<String>,
 }
 
 impl Keeper {
     fn keep(&mut self, bytes: &[u8]) {
-        if let Err(e) = write_atomic(&self.path, bytes, self.mode) {
+        let Some(path) = &self.path else {
+            return;
+        };
+        if let Err(e) = write_atomic(path, bytes, self.mode) {
             self.error
-                .get_or_insert(format!("cannot write {}: {e}", self.path.display()));
+                .get_or_insert(format!("cannot write {}: {e}", path.display()));
         }
     }
 }
 
 pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
+    let mut record = Record::default();
+    let result = reduce(&args, &mut record);
+    let Some(path) = &args.stats_json else {
+        return result;
+    };
+    // Written whatever happened, so a script learns why a run ended as well as how far it got.
+    let written = stats::write(path, &stats::to_json(&record, &args, &result));
+    match (result, written) {
+        (Err(fail), Err(also)) => {
+            out::err(format!("myhill: warning: {}", also.message));
+            Err(fail)
+        }
+        (result, written) => written.and(result),
+    }
+}
+
+fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
     let mut schedule = match &args.passes {
         Some(names) => myhill::schedule_of(names)?,
         None => Strategy::named(&args.strategy)?
@@ -42,68 +66,214 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
             )));
         }
     }
-    if let Some(o) = &args.output {
+    record.strategy = args.passes.is_none().then(|| args.strategy.clone());
+    record.schedule = schedule.names();
+    let resumed = match &args.resume {
+        Some(dir) => Some(RunDir::open(dir)?),
+        None => None,
+    };
+    if let (Some(o), None) = (&args.output, &resumed) {
         check_output(o, &args.t.input)?;
     }
-    let mut session = Session::open(&args.t)?;
+    let run_path = match &resumed {
+        Some((run, _)) => Some(run.path().to_path_buf()),
+        None => new_run_path(args)?,
+    };
+    if args.also_interesting.is_some() && run_path.is_none() {
+        return Err(Fail::usage(
+            "--also-interesting keeps candidates in the run directory: leave out --no-run-dir, \
+             or give --run-dir DIR",
+        ));
+    }
+    let extras = Extras {
+        original: match &resumed {
+            Some((run, _)) => Some(run.original()?),
+            None => None,
+        },
+        also_interesting: args
+            .also_interesting
+            .zip(run_path.as_ref().map(|p| p.join("also-interesting"))),
+    };
+    let mut session = Session::open_with(&args.t, extras)?;
+    let identity = session.oracle.spec().identity();
+    if let Some((run, info)) = &resumed
+        && info.test != identity
+    {
+        return Err(Fail::usage(format!(
+            "the test changed since the run in {} began (its command, its script, a file it \
+             names or a signature option): the verdicts kept there would not hold. Start a new \
+             run from its best: myhill reduce TEST {}",
+            run.path().display(),
+            run.path().join("best").display()
+        )));
+    }
+    record.jobs = Some(session.jobs);
     let mode = mode_of(&session.input_path);
     let options = ReduceOptions {
         cache: !args.no_cache,
+        batch: usize::from(args.batch),
         ..session.options(&args.t, args.max_tests)
     };
     // The reduction owns the only copy of the input; until it accepts something, its best is
     // the original, which is what the backup and `-o` start from.
     let original = std::mem::take(&mut session.original);
     let initial_len = original.len();
+    let input_key = myhill::content_key(&original);
     let mut reduction = Reduction::new(original, &session.oracle, options);
-    let outcomes = match reduction.check_original() {
-        Ok(o) => o.to_vec(),
-        Err(e) => return Err(session.explain(e)),
-    };
-    if !args.t.quiet {
-        out::err(session.interesting_line(initial_len, &outcomes));
-    }
 
-    // Never lose work: keep the original, and decide where the best goes.
-    let out_path = match &args.output {
-        Some(o) => {
-            write_atomic(o, reduction.best(), mode)
-                .map_err(|e| Fail::usage(format!("cannot write {}: {e}", o.display())))?;
-            o.clone()
-        }
-        None => {
-            let backup = make_backup(&session.input_path, reduction.best(), mode)?;
-            if !args.t.quiet {
-                out::err(format!(
-                    "myhill: the original is kept as {}",
-                    backup.display()
-                ));
-            }
-            session.input_path.clone()
-        }
+    // The run directory: made (or reopened) before any test, so every verdict is kept.
+    let run_dir = match resumed {
+        Some((run, _)) => Some(run),
+        None => match &run_path {
+            Some(path) => create_run_dir(path, args, identity, reduction.best())?,
+            None => None,
+        },
     };
+    if let Some(run) = &run_dir {
+        reduction.set_store(run.verdicts()?);
+        record.run_dir = Some(run.path().to_path_buf());
+    }
+    let stored_check = run_dir
+        .as_ref()
+        .map(|r| r.info().first_check.clone())
+        .filter(|c| !c.is_empty());
+    let run_dir = Rc::new(RefCell::new(run_dir));
     let keeper = Rc::new(RefCell::new(Keeper {
-        path: out_path.clone(),
+        path: None,
         mode,
         error: None,
     }));
-    let ui = Rc::new(RefCell::new(Ui::new(args.t.quiet, initial_len)));
+    let ui = Rc::new(RefCell::new(Ui::new(Setup {
+        quiet: args.t.quiet,
+        initial: initial_len,
+        jobs: session.jobs,
+        max_tests: args.max_tests,
+        first_runs: args.t.first_runs,
+        control: session.control.clone(),
+    })));
+    if let Some(run) = run_dir.borrow().as_ref()
+        && !args.t.quiet
     {
-        let (keeper, ui) = (keeper.clone(), ui.clone());
+        ui.borrow().say(format!(
+            "myhill: run directory {} (resume with: myhill reduce --resume {0})",
+            run.path().display()
+        ));
+    }
+    {
+        let (keeper, ui, run_dir) = (keeper.clone(), ui.clone(), run_dir.clone());
         reduction.on_event(move |event| {
+            // A resumed run replays the steps its directory holds: the output already has
+            // something at least as good, so only new steps are written.
+            let recorded = run_dir
+                .borrow_mut()
+                .as_mut()
+                .map_or(Recorded::New, |r| r.record(event));
             match event {
-                Event::Reduced { bytes, .. } | Event::RolledBack { bytes } => {
+                Event::Reduced { bytes, .. } | Event::RolledBack { bytes }
+                    if recorded != Recorded::Replayed =>
+                {
                     keeper.borrow_mut().keep(bytes)
                 }
-                Event::Finished { best, .. } => keeper.borrow_mut().keep(best),
+                Event::Finished { best, .. } if recorded != Recorded::Replayed => {
+                    keeper.borrow_mut().keep(best)
+                }
                 _ => {}
             }
             ui.borrow_mut().event(event);
         });
     }
-    let finished = reduction.run(&mut schedule)?;
+    let checked = match stored_check {
+        Some(check) => reduction.reuse_first_check(&check).map(|()| check),
+        None => reduction.check_original().map(<[_]>::to_vec),
+    };
+    let outcomes = match checked {
+        Ok(o) => o,
+        Err(e) => {
+            ui.borrow_mut().finish();
+            let mut report = reduction.report();
+            // A failed check is not kept by the reduction, but every test so far was part of it.
+            report.first_check_runs = report.eval.tests_run;
+            record.report = Some(report);
+            if matches!(e, myhill::Error::Hangs(_)) {
+                record.ended = Some(Ended::Hangs);
+            }
+            return Err(session.explain(e));
+        }
+    };
+    if !args.t.quiet {
+        ui.borrow()
+            .say(session.interesting_line(initial_len, &outcomes));
+    }
+
+    // Never lose work: keep the original, and decide where the best goes.
+    record.report = Some(reduction.report());
+    let stored = run_dir
+        .borrow()
+        .as_ref()
+        .map(|r| (r.info().output.clone(), r.info().backup.clone()));
+    let out_path = match (stored, &args.output) {
+        (Some((output, backup)), _) if args.resume.is_some() => {
+            record.backup = backup;
+            output
+        }
+        (_, Some(o)) => {
+            write_atomic(o, reduction.best(), mode)
+                .map_err(|e| Fail::usage(format!("cannot write {}: {e}", o.display())))?;
+            o.clone()
+        }
+        (_, None) => {
+            let backup = keep_original(&session.input_path, reduction.best(), input_key, mode)?;
+            record.backup = Some(backup.clone());
+            if !args.t.quiet {
+                ui.borrow().say(format!(
+                    "myhill: the original is kept as {}",
+                    backup.display()
+                ));
+            }
+            if let Some(run) = run_dir.borrow_mut().as_mut() {
+                run.update(|i| i.backup = Some(absolute(&backup)))?;
+            }
+            session.input_path.clone()
+        }
+    };
+    if let Some(run) = run_dir.borrow_mut().as_mut() {
+        run.update(|i| {
+            i.first_check = outcomes.clone();
+            i.output = absolute(&out_path);
+            i.status = RunStatus::Running;
+        })?;
+    }
+    keeper.borrow_mut().path = Some(out_path.clone());
+    record.output = Some(out_path.clone());
+    let finished = reduction.run(&mut schedule);
+    if finished.is_err() {
+        record.report = Some(reduction.report());
+    }
+    let finished = finished?;
     drop(reduction);
-    ui.borrow_mut().finish_line();
+    ui.borrow_mut().finish();
+    record.report = Some(finished.report.clone());
+    if let Some(run) = run_dir.borrow().as_ref() {
+        if let Some(e) = run.error() {
+            out::err(format!(
+                "myhill: warning: the run directory is incomplete: {e}"
+            ));
+        }
+        let recalled = finished.report.eval.recalled;
+        if recalled > 0 && !args.t.quiet {
+            out::err(format!(
+                "myhill: {recalled} of the {} tests were answered from the run directory",
+                finished.report.eval.tests_run
+            ));
+        }
+        if run.replaying() {
+            out::err(format!(
+                "myhill: stopped while replaying the earlier run: {} keeps its best, as does {}",
+                out_path.display(),
+                run.path().join("best").display()
+            ));
+        }
+    }
 
     let report = &finished.report;
     let mut exit = match &report.stopped {
@@ -114,6 +284,7 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
     let trivial = finished.is_trivial() && !args.allow_trivial && exit == Exit::Ok;
     if trivial {
         exit = Exit::Trivial;
+        record.ended = Some(Ended::Trivial);
     }
     if !args.t.quiet {
         out::err_raw(summary(report));
@@ -143,9 +314,6 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
             out_path.display()
         ));
     }
-    if let Some(path) = &args.stats_json {
-        write_stats(path, report, &args, exit)?;
-    }
     if keeper.borrow().error.is_some() {
         // Every write failed or some did: one more try, and say whether the result is safe.
         write_atomic(&out_path, &finished.best, mode).map_err(|e| {
@@ -156,6 +324,73 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
         })?;
     }
     Ok(exit)
+}
+
+/// Where a new run's directory goes: `--run-dir`, none with `--no-run-dir`, else a fresh one
+/// under the state directory (none, with a note, when there is no state directory).
+fn new_run_path(args: &ReduceArgs) -> Result<Option<PathBuf>, Fail> {
+    if args.no_run_dir {
+        return Ok(None);
+    }
+    if let Some(dir) = &args.run_dir {
+        return Ok(Some(absolute(dir)));
+    }
+    let name = args
+        .t
+        .input
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match myhill::default_runs_root() {
+        Some(root) => Ok(Some(myhill::fresh_run_path(&root, &name))),
+        None => {
+            if !args.t.quiet {
+                out::err(
+                    "myhill: note: neither XDG_STATE_HOME nor HOME is set, so no run directory is \
+                     kept (give --run-dir DIR to keep one)",
+                );
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// Makes the run directory at `path`. One the user named must work; the default one may
+/// fail (a read-only home), and then the run goes on without it, with a warning.
+fn create_run_dir(
+    path: &Path,
+    args: &ReduceArgs,
+    identity: u128,
+    original: &[u8],
+) -> Result<Option<RunDir>, Fail> {
+    let mut info = RunInfo::new(reduce_args(), identity);
+    info.input = absolute(&args.t.input);
+    match RunDir::create(path, info, original) {
+        Ok(run) => Ok(Some(run)),
+        Err(e) if args.run_dir.is_some() => Err(e.into()),
+        Err(e) => {
+            out::err(format!(
+                "myhill: warning: no run directory ({e}); the run cannot be resumed"
+            ));
+            Ok(None)
+        }
+    }
+}
+
+/// The arguments after `reduce` on this process's command line, as given.
+fn reduce_args() -> Vec<String> {
+    let all: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let at = all
+        .iter()
+        .position(|a| a == "reduce")
+        .map_or(all.len(), |i| i + 1);
+    all[at..].to_vec()
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 fn flaky_note(report: &myhill::Report) -> String {
@@ -171,16 +406,4 @@ fn flaky_note(report: &myhill::Report) -> String {
         "myhill: note: the result was not re-run at the end (interrupted); it passed the test once."
             .to_string()
     }
-}
-
-fn write_stats(
-    path: &Path,
-    report: &myhill::Report,
-    args: &ReduceArgs,
-    exit: Exit,
-) -> Result<(), Fail> {
-    let json = stats_json(report, &args.strategy, exit.code());
-    let text = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
-    std::fs::write(path, text)
-        .map_err(|e| Fail::usage(format!("cannot write --stats-json {}: {e}", path.display())))
 }

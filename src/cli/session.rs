@@ -34,18 +34,39 @@ fn install_signals() -> Result<Control, Fail> {
             match interrupts {
                 0 | 1 => handle.stop(),
                 2 => handle.hurry(),
-                _ => std::process::exit(Exit::Interrupted.code()),
+                _ => {
+                    // No destructor runs on this exit: give the terminal its line mode back.
+                    super::terminal::restore();
+                    std::process::exit(Exit::Interrupted.code())
+                }
             }
         }
     });
     Ok(control)
 }
 
+/// What `reduce` adds to the shared test arguments.
+#[derive(Default)]
+pub struct Extras {
+    /// The original, when it comes from a run directory rather than INPUT.
+    pub original: Option<Vec<u8>>,
+    /// `--also-interesting`: the status and where to keep the candidates.
+    pub also_interesting: Option<(i32, PathBuf)>,
+}
+
 impl Session {
     /// Reads INPUT and resolves TEST, or says what is wrong; nothing runs yet.
     pub fn open(t: &TestArgs) -> Result<Session, Fail> {
+        Session::open_with(t, Extras::default())
+    }
+
+    /// [`Session::open`] with what `reduce` adds.
+    pub fn open_with(t: &TestArgs, extras: Extras) -> Result<Session, Fail> {
         let input_path = t.input.clone();
-        let original = read_input(&input_path)?;
+        let original = match extras.original {
+            Some(o) => o,
+            None => read_input(&input_path)?,
+        };
         let file_name = input_path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -56,6 +77,20 @@ impl Session {
         spec.signature = t.signature.compile(t.same_output)?;
         spec.timeout = t.timeout.map(parse_timeout).transpose()?;
         spec.private_tmpdir = !t.shared_tmpdir;
+        spec.also_interesting = extras.also_interesting;
+        if let Some(launcher) = &t.launcher {
+            spec.launcher = parse_launcher(launcher)?;
+        }
+        if let Some(dir) = &t.work_dir {
+            if !dir.is_dir() {
+                return Err(Fail::usage(format!(
+                    "--work-dir {}: no such directory; make it first (on a cluster, on a file \
+                     system every node can see)",
+                    dir.display()
+                )));
+            }
+            spec.temp_root = Some(std::path::absolute(dir).unwrap_or(dir.clone()));
+        }
         let control = install_signals()?;
         let jobs = t.jobs.map(usize::from).unwrap_or_else(|| {
             std::thread::available_parallelism()
@@ -146,6 +181,32 @@ impl Session {
             message: msg,
         }
     }
+}
+
+/// Splits `--launcher` like a shell and checks that its program can be found.
+fn parse_launcher(line: &str) -> Result<Vec<String>, Fail> {
+    let words = shlex::split(line).ok_or_else(|| {
+        Fail::usage(format!(
+            "cannot split --launcher {line:?}: check its quotes"
+        ))
+    })?;
+    let Some(program) = words.first() else {
+        return Err(Fail::usage(
+            "--launcher is empty: give a command such as 'srun --quiet --ntasks=1 --'",
+        ));
+    };
+    let found = if program.contains('/') {
+        std::path::Path::new(program).is_file()
+    } else {
+        std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(program).is_file()))
+    };
+    if !found {
+        return Err(Fail::usage(format!(
+            "--launcher: the program {program:?} was not found: install it or give its path"
+        )));
+    }
+    Ok(words)
 }
 
 fn tail(bytes: &[u8]) -> String {

@@ -1,65 +1,394 @@
-//! What the user sees: a live status line on a terminal, a line per improvement otherwise, the summary.
+//! What the user sees of a reduction: the live status on a terminal, a line per improvement otherwise, the summary.
+//!
+//! On a terminal the status is one line, or two when that is too narrow, cut to the
+//! terminal's width and redrawn five times a second by a thread of its own from the state the
+//! events leave, so it moves while a slow test runs. Keys: `s` skips the running pass, `q`
+//! stops as Ctrl-C does. Piped, each improvement is one line, stamped with the time since the
+//! start.
 
 use super::out;
-use myhill::{EvalStats, Event, Report};
+use super::terminal::{self, Keys};
+use myhill::{Control, Event, Report};
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// How often the live status is redrawn.
+const REDRAW: Duration = Duration::from_millis(200);
+
+/// What the run is doing now.
+#[derive(Clone, Debug, PartialEq)]
+enum Phase {
+    /// Running the test on the unchanged original: `done` of `runs` runs are over.
+    FirstCheck { done: u32, runs: u32 },
+    /// Reducing.
+    Reducing,
+}
+
+/// Everything the status shows, as the events left it.
+#[derive(Clone, Debug)]
+struct Status {
+    phase: Phase,
+    started: Instant,
+    /// When the test that runs now (as far as the events tell) started.
+    test_started: Instant,
+    initial: usize,
+    current: usize,
+    tests: u64,
+    max_tests: Option<u64>,
+    interesting: u64,
+    wasted: u64,
+    jobs: usize,
+    busy: Duration,
+    pass: String,
+    progress: Option<(u64, u64)>,
+    last_improvement: Option<Instant>,
+    /// What a key did, shown until the next pass starts.
+    note: Option<String>,
+    keys: bool,
+    /// Rows of the terminal the status takes now (0: not drawn).
+    rows: usize,
+}
+
+/// A part of a status line and how readily it is left out when the line is too long (higher
+/// first).
+type Field = (String, u8);
+
+fn duration(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..60 => format!("{:.1}s", d.as_secs_f64()),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, (s / 60) % 60),
+    }
+}
+
+/// Elapsed time as a log stamp: hours, minutes and seconds.
+fn stamp(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+}
+
+fn percent(part: f64, whole: f64) -> f64 {
+    if whole <= 0.0 {
+        0.0
+    } else {
+        100.0 * part / whole
+    }
+}
+
+/// `fields` joined, leaving out the most expendable ones until the line fits `width`, and cut
+/// to it if even the essential ones do not.
+fn fit(fields: &[Field], width: usize) -> String {
+    let mut kept: Vec<&Field> = fields.iter().collect();
+    loop {
+        let line = kept
+            .iter()
+            .map(|f| f.0.as_str())
+            .collect::<Vec<_>>()
+            .join(" | ");
+        if line.chars().count() <= width {
+            return line;
+        }
+        let most = kept.iter().map(|f| f.1).max().unwrap_or(0);
+        if most == 0 {
+            return line.chars().take(width).collect();
+        }
+        let drop = kept.iter().rposition(|f| f.1 == most).unwrap_or(0);
+        kept.remove(drop);
+    }
+}
+
+impl Status {
+    fn sizes(&self, now: Instant) -> Vec<Field> {
+        let elapsed = now.saturating_duration_since(self.started).as_secs_f64();
+        let tests = match self.max_tests {
+            Some(max) => format!("{}/{max} tests", self.tests),
+            None => format!("{} tests", self.tests),
+        };
+        let mut fields = vec![
+            (
+                format!(
+                    "{} -> {} bytes (-{:.1}%)",
+                    self.initial,
+                    self.current,
+                    percent(
+                        self.initial.saturating_sub(self.current) as f64,
+                        self.initial as f64
+                    )
+                ),
+                0,
+            ),
+            (tests, 0),
+            (
+                format!(
+                    "{:.1}/s",
+                    if elapsed > 0.0 {
+                        self.tests as f64 / elapsed
+                    } else {
+                        0.0
+                    }
+                ),
+                1,
+            ),
+            (
+                format!(
+                    "{:.0}% interesting",
+                    percent(self.interesting as f64, self.tests as f64)
+                ),
+                2,
+            ),
+        ];
+        if self.jobs > 1 {
+            fields.push((format!("{} wasted", self.wasted), 3));
+        }
+        let busy = percent(self.busy.as_secs_f64(), elapsed * self.jobs as f64).min(100.0);
+        let jobs = if self.jobs == 1 { "job" } else { "jobs" };
+        fields.push((format!("{} {jobs} {busy:.0}% busy", self.jobs), 3));
+        fields
+    }
+
+    fn doing(&self, now: Instant) -> Vec<Field> {
+        let mut fields = Vec::new();
+        match self.phase {
+            Phase::FirstCheck { done, runs } => fields.push((
+                format!(
+                    "first check of the original: run {} of {runs}, {}",
+                    (done + 1).min(runs),
+                    duration(now.saturating_duration_since(self.test_started))
+                ),
+                0,
+            )),
+            Phase::Reducing => {
+                let at = match self.progress {
+                    Some((done, total)) if total > 0 => {
+                        format!(" {:.0}%", percent(done as f64, total as f64).min(100.0))
+                    }
+                    _ => String::new(),
+                };
+                let pass = if self.pass.is_empty() {
+                    "re-running the best".to_string()
+                } else {
+                    format!("pass {}{at}", self.pass)
+                };
+                fields.push((pass, 0));
+            }
+        }
+        if let Some(note) = &self.note {
+            fields.push((note.clone(), 0));
+        }
+        fields.push((
+            format!(
+                "{} elapsed",
+                duration(now.saturating_duration_since(self.started))
+            ),
+            0,
+        ));
+        if self.phase == Phase::Reducing {
+            let since = match self.last_improvement {
+                Some(t) => format!(
+                    "last gain {} ago",
+                    duration(now.saturating_duration_since(t))
+                ),
+                None => "no gain yet".to_string(),
+            };
+            fields.push((since, 1));
+        }
+        if self.keys {
+            fields.push(("s: skip pass, q: stop".to_string(), 4));
+        }
+        fields
+    }
+
+    /// The status as lines of at most `width` characters: one if everything fits, else two.
+    fn render(&self, now: Instant, width: usize) -> Vec<String> {
+        let (sizes, doing) = (self.sizes(now), self.doing(now));
+        let all: Vec<Field> = sizes.iter().chain(&doing).cloned().collect();
+        let one = fit(&all, usize::MAX);
+        if one.chars().count() <= width {
+            return vec![one];
+        }
+        vec![fit(&sizes, width), fit(&doing, width)]
+    }
+
+    /// Puts the cursor where the status began and clears from there down.
+    fn clear(&mut self) -> String {
+        let up = match self.rows {
+            0 => return String::new(),
+            1 => String::new(),
+            n => format!("\x1b[{}A", n - 1),
+        };
+        self.rows = 0;
+        format!("\r{up}\x1b[J")
+    }
+
+    fn draw(&mut self) {
+        // One column is left free: writing the last one makes some terminals wrap.
+        let width = terminal::width().unwrap_or(80).saturating_sub(1).max(10);
+        let lines = self.render(Instant::now(), width);
+        let mut text = self.clear();
+        text.push_str(&lines.join("\r\n"));
+        self.rows = lines.len();
+        out::err_raw(text);
+    }
+}
+
+/// The live display: the thread that redraws it, and the keys.
+struct Live {
+    done: Arc<AtomicBool>,
+    drawer: Option<JoinHandle<()>>,
+    keys: Option<Keys>,
+}
+
+/// What the display needs to know before the first event.
+pub struct Setup {
+    pub quiet: bool,
+    pub initial: usize,
+    pub jobs: usize,
+    pub max_tests: Option<u64>,
+    pub first_runs: u32,
+    pub control: Control,
+}
 
 /// Renders the reduction's events.
 pub struct Ui {
     quiet: bool,
-    live: bool,
-    started: Instant,
-    last_improvement: Instant,
-    last_draw: Option<Instant>,
-    initial: usize,
-    current: usize,
-    pass: String,
-    tests: u64,
-    drawn: bool,
+    status: Arc<Mutex<Status>>,
+    live: Option<Live>,
 }
 
 impl Ui {
-    pub fn new(quiet: bool, initial: usize) -> Ui {
+    /// Starts the display: on a terminal (unless quiet) the live status and its keys.
+    pub fn new(setup: Setup) -> Ui {
         let now = Instant::now();
-        Ui {
-            quiet,
-            live: !quiet && std::io::stderr().is_terminal(),
+        let status = Arc::new(Mutex::new(Status {
+            phase: Phase::FirstCheck {
+                done: 0,
+                runs: setup.first_runs.max(1),
+            },
             started: now,
-            last_improvement: now,
-            last_draw: None,
-            initial,
-            current: initial,
-            pass: String::new(),
+            test_started: now,
+            initial: setup.initial,
+            current: setup.initial,
             tests: 0,
-            drawn: false,
+            max_tests: setup.max_tests,
+            interesting: 0,
+            wasted: 0,
+            jobs: setup.jobs,
+            busy: Duration::ZERO,
+            pass: String::new(),
+            progress: None,
+            last_improvement: None,
+            note: None,
+            keys: false,
+            rows: 0,
+        }));
+        let live = (!setup.quiet && std::io::stderr().is_terminal())
+            .then(|| Self::start_live(&status, setup.control));
+        Ui {
+            quiet: setup.quiet,
+            status,
+            live,
         }
     }
 
-    fn percent_removed(&self) -> f64 {
-        if self.initial == 0 {
-            0.0
-        } else {
-            100.0 * (self.initial - self.current) as f64 / self.initial as f64
+    fn start_live(status: &Arc<Mutex<Status>>, control: Control) -> Live {
+        let keys = {
+            let status = status.clone();
+            Keys::start(move |key| {
+                let mut s = status.lock().unwrap_or_else(|e| e.into_inner());
+                match key {
+                    b's' | b'S' if s.phase == Phase::Reducing && !s.pass.is_empty() => {
+                        control.skip_pass();
+                        s.note = Some(format!("skipping {}", s.pass));
+                    }
+                    b'q' | b'Q' => {
+                        control.stop();
+                        s.note = Some("stopping: the best so far is kept".to_string());
+                    }
+                    _ => {}
+                }
+            })
+        };
+        lock(status).keys = keys.is_some();
+        let done = Arc::new(AtomicBool::new(false));
+        let drawer = {
+            let (status, done) = (status.clone(), done.clone());
+            std::thread::spawn(move || {
+                while !done.load(Ordering::SeqCst) {
+                    lock(&status).draw();
+                    std::thread::park_timeout(REDRAW);
+                }
+            })
+        };
+        Live {
+            done,
+            drawer: Some(drawer),
+            keys,
         }
+    }
+
+    /// Prints a line to stderr, above the live status if there is one.
+    pub fn say(&self, line: impl AsRef<str>) {
+        let mut s = lock(&self.status);
+        let clear = s.clear();
+        out::err_raw(clear);
+        out::err(line);
     }
 
     /// Takes one event of the reduction.
     pub fn event(&mut self, event: &Event) {
+        let mut s = lock(&self.status);
         match event {
-            Event::PassStarted { pass } => {
-                self.pass = pass.to_string();
-                self.draw(true);
+            Event::Started { bytes, jobs } => {
+                s.phase = Phase::Reducing;
+                s.initial = *bytes;
+                s.current = *bytes;
+                s.jobs = *jobs;
             }
-            Event::Tested { stats, .. } => self.tested(stats),
-            Event::Reduced { bytes, tests, .. } => {
-                self.tests = *tests;
-                self.reduced(bytes.len());
+            Event::Tested { stats, .. } => {
+                s.tests = stats.tests_run;
+                s.interesting = stats.interesting;
+                s.wasted = stats.speculative_wasted;
+                s.busy = stats.busy;
+                s.test_started = Instant::now();
+                if let Phase::FirstCheck { done, .. } = &mut s.phase {
+                    *done += 1;
+                }
+            }
+            Event::PassStarted { pass } => {
+                s.pass = pass.to_string();
+                s.progress = None;
+                s.note = None;
+            }
+            Event::Progress { done, total } => s.progress = Some((*done, *total)),
+            Event::PassDone { .. } => {
+                s.pass.clear();
+                s.progress = None;
+            }
+            Event::Reduced { bytes, tests, pass } => {
+                s.current = bytes.len();
+                s.tests = s.tests.max(*tests);
+                let now = Instant::now();
+                s.last_improvement = Some(now);
+                if !self.quiet && self.live.is_none() {
+                    out::err(format!(
+                        "myhill: [{}] {} -> {} bytes ({:.1}% removed) after {} tests, pass {pass}",
+                        stamp(now - s.started),
+                        s.initial,
+                        s.current,
+                        percent(s.initial.saturating_sub(s.current) as f64, s.initial as f64),
+                        tests,
+                    ));
+                }
             }
             Event::RolledBack { bytes } => {
-                self.current = bytes.len();
-                self.finish_line();
+                s.current = bytes.len();
                 if !self.quiet {
+                    let clear = s.clear();
+                    out::err_raw(clear);
                     out::err(format!(
                         "myhill: warning: the best so far was not interesting when run again: \
                          the test is flaky on reduced inputs. Going back to the last result that \
@@ -72,66 +401,31 @@ impl Ui {
         }
     }
 
-    fn tested(&mut self, stats: &EvalStats) {
-        self.tests = stats.tests_run;
-        self.draw(false);
-    }
-
-    fn reduced(&mut self, size: usize) {
-        self.current = size;
-        self.last_improvement = Instant::now();
-        if self.quiet {
+    /// Stops the live status and its keys, clears it, and gives the terminal back as it was.
+    pub fn finish(&mut self) {
+        let Some(mut live) = self.live.take() else {
             return;
+        };
+        live.done.store(true, Ordering::SeqCst);
+        if let Some(drawer) = live.drawer.take() {
+            drawer.thread().unpark();
+            let _ = drawer.join();
         }
-        if self.live {
-            self.draw(true);
-        } else {
-            out::err(format!(
-                "myhill: {} -> {} bytes ({:.1}% removed) after {} tests, pass {}",
-                self.initial,
-                self.current,
-                self.percent_removed(),
-                self.tests,
-                self.pass
-            ));
-        }
+        drop(live.keys.take());
+        let clear = lock(&self.status).clear();
+        out::err_raw(clear);
     }
+}
 
-    fn draw(&mut self, force: bool) {
-        if !self.live {
-            return;
-        }
-        let now = Instant::now();
-        if !force
-            && self
-                .last_draw
-                .is_some_and(|t| now - t < Duration::from_millis(100))
-        {
-            return;
-        }
-        self.last_draw = Some(now);
-        let elapsed = self.started.elapsed().as_secs_f64().max(1e-9);
-        let line = format!(
-            "{} -> {} bytes ({:.1}% removed) | {} tests, {:.1}/s | {} | last improvement {:.0}s ago",
-            self.initial,
-            self.current,
-            self.percent_removed(),
-            self.tests,
-            self.tests as f64 / elapsed,
-            self.pass,
-            self.last_improvement.elapsed().as_secs_f64()
-        );
-        out::err_raw(format!("\r\x1b[K{line}"));
-        self.drawn = true;
+impl Drop for Ui {
+    fn drop(&mut self) {
+        self.finish();
     }
+}
 
-    /// Ends the status line so later output starts on a clean line.
-    pub fn finish_line(&mut self) {
-        if self.drawn {
-            out::err_raw("\r\x1b[K");
-            self.drawn = false;
-        }
-    }
+/// The status, even if a thread panicked while holding it: it is only ever shown.
+fn lock(status: &Mutex<Status>) -> MutexGuard<'_, Status> {
+    status.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The end-of-run summary, for people.
@@ -167,12 +461,12 @@ pub fn summary(report: &Report) -> String {
     }
     if !report.passes.is_empty() {
         s.push_str(&format!(
-            "  {:<24} {:>8} {:>10} {:>14} {:>9}\n",
+            "  {:<23} {:>7} {:>9} {:>13} {:>8}\n",
             "pass", "tests", "successes", "bytes removed", "time"
         ));
         for p in &report.passes {
             s.push_str(&format!(
-                "  {:<24} {:>8} {:>10} {:>14} {:>8.2}s{}\n",
+                "  {:<23} {:>7} {:>9} {:>13} {:>7.2}s{}\n",
                 p.name,
                 p.tests,
                 p.successes,
@@ -181,6 +475,15 @@ pub fn summary(report: &Report) -> String {
                 if p.skipped > 0 { " (skipped)" } else { "" }
             ));
         }
+    }
+    let skipped: Vec<&str> = report
+        .passes
+        .iter()
+        .filter(|p| p.skipped > 0)
+        .map(|p| p.name.as_str())
+        .collect();
+    if !skipped.is_empty() {
+        s.push_str(&format!("  skipped by you (s): {}\n", skipped.join(", ")));
     }
     for (name, value) in &report.counters {
         s.push_str(&format!("  {name}: {value}\n"));
@@ -198,57 +501,84 @@ pub fn busy_share(report: &Report) -> f64 {
     (report.eval.busy.as_secs_f64() / (wall * jobs)).min(1.0)
 }
 
-/// The run's figures as JSON.
-pub fn stats_json(report: &Report, strategy: &str, code: i32) -> serde_json::Value {
-    let passes: Vec<serde_json::Value> = report
-        .passes
-        .iter()
-        .map(|p| {
-            serde_json::json!({
-                "name": p.name,
-                "runs": p.runs,
-                "skipped": p.skipped,
-                "tests": p.tests,
-                "cache_hits": p.cache_hits,
-                "successes": p.successes,
-                "bytes_removed": p.bytes_removed,
-                "seconds": p.time.as_secs_f64(),
-            })
-        })
-        .collect();
-    let counters: serde_json::Map<String, serde_json::Value> = report
-        .counters
-        .iter()
-        .map(|(k, v)| {
-            let value = match v {
-                myhill::Figure::Count(n) => serde_json::json!(n),
-                myhill::Figure::Seconds(s) => serde_json::json!(s),
-            };
-            (k.clone(), value)
-        })
-        .collect();
-    let e = &report.eval;
-    serde_json::json!({
-        "strategy": strategy,
-        "jobs": report.jobs,
-        "exit_code": code,
-        "stopped": report.stopped.as_ref().map(|s| s.name()),
-        "tests_run": e.tests_run,
-        "oracle_runs": e.oracle_runs,
-        "first_check_runs": report.first_check_runs,
-        "verify_runs": report.verify_runs,
-        "rollbacks": report.rollbacks,
-        "confirmed": report.confirmed,
-        "cache_hits": e.cache_hits,
-        "timeouts": e.timeouts,
-        "initial_bytes": report.initial_bytes,
-        "final_bytes": report.final_bytes,
-        "wall_seconds": report.wall.as_secs_f64(),
-        "speculative_started": e.speculative_started,
-        "speculative_wasted": e.speculative_wasted,
-        "busy_share": busy_share(report),
-        "trace": report.trace,
-        "passes": passes,
-        "counters": counters,
-    })
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(now: Instant) -> Status {
+        let started = now - Duration::from_secs(83);
+        Status {
+            phase: Phase::Reducing,
+            started,
+            test_started: started,
+            initial: 4735,
+            current: 2960,
+            tests: 398,
+            max_tests: Some(400),
+            interesting: 180,
+            wasted: 12,
+            jobs: 2,
+            busy: Duration::from_secs(150),
+            pass: "split/tokens".into(),
+            progress: Some((340, 1000)),
+            last_improvement: Some(now - Duration::from_secs(12)),
+            note: None,
+            keys: true,
+            rows: 0,
+        }
+    }
+
+    #[test]
+    fn the_status_fits_the_width_on_one_line_or_two() {
+        let now = Instant::now();
+        let s = status(now);
+        let wide = s.render(now, 199);
+        assert_eq!(wide.len(), 1, "{wide:?}");
+        for part in [
+            "4735 -> 2960 bytes (-37.5%)",
+            "398/400 tests",
+            "4.8/s",
+            "45% interesting",
+            "12 wasted",
+            "2 jobs 90% busy",
+            "pass split/tokens 34%",
+            "1m23s elapsed",
+            "last gain 12.0s ago",
+            "s: skip pass, q: stop",
+        ] {
+            assert!(wide[0].contains(part), "{part} missing from {wide:?}");
+        }
+        for width in [20, 40, 79, 100, 140] {
+            let lines = s.render(now, width);
+            assert!(lines.len() <= 2);
+            for line in &lines {
+                assert!(line.chars().count() <= width, "{width}: {line:?}");
+            }
+        }
+        let narrow = s.render(now, 79);
+        assert!(narrow[0].starts_with("4735 -> 2960 bytes"), "{narrow:?}");
+        assert!(narrow[1].starts_with("pass split/tokens 34%"), "{narrow:?}");
+    }
+
+    #[test]
+    fn the_first_check_is_shown_while_it_runs() {
+        let now = Instant::now();
+        let mut s = status(now);
+        s.phase = Phase::FirstCheck { done: 1, runs: 2 };
+        s.test_started = now - Duration::from_millis(2500);
+        let lines = s.render(now, 199);
+        assert!(
+            lines[0].contains("first check of the original: run 2 of 2, 2.5s"),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn clearing_goes_back_over_every_row_drawn() {
+        let mut s = status(Instant::now());
+        assert_eq!(s.clear(), "");
+        s.rows = 2;
+        assert_eq!(s.clear(), "\r\x1b[1A\x1b[J");
+        assert_eq!(s.rows, 0);
+    }
 }

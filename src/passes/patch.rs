@@ -207,7 +207,12 @@ fn render(snapshot: &[u8], cuts: &[Cut]) -> Option<Vec<u8>> {
 /// candidate accepted before it; returns how many were accepted. The order of acceptance, and
 /// so the result, is the same for every `--jobs`.
 pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
+    if driver.batch() > 1 {
+        return sweep_batched(driver, candidates);
+    }
     let snapshot = driver.best_shared();
+    let meter = driver.evaluator().meter();
+    let total = candidates.len() as u64;
     let mut accepted: Vec<Cut> = Vec::new();
     let mut next = 0;
     let mut successes = 0;
@@ -218,6 +223,7 @@ pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
             while k < candidates.len() {
                 let index = k;
                 k += 1;
+                meter.set(k as u64, total);
                 if let Merge::Merged(cuts) = merge(base, &candidates[index])
                     && let Some(bytes) = render(&snapshot, &cuts)
                 {
@@ -234,6 +240,73 @@ pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
             }
             None => return Ok(successes),
         }
+    }
+}
+
+/// [`sweep`] in batches of [`Driver::batch`] candidates: each batch (every candidate with
+/// what was accepted before it) is tested whole, then its successes are merged, in order,
+/// as far as they combine, and the merge is tested once. If it holds it is accepted and the
+/// sweep goes on after the batch; if not, the batch's first success alone is accepted and the
+/// sweep goes on after it (the others are tried again, with it). So a batch costs its size
+/// plus one test, and `jobs` tests of a batch run at once without waste.
+fn sweep_batched(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
+    let snapshot = driver.best_shared();
+    let size = driver.batch();
+    let mut accepted: Vec<Cut> = Vec::new();
+    let mut next = 0;
+    let mut successes = 0;
+    loop {
+        // The batch: the next candidates that still change something and are smaller.
+        let mut batch: Vec<(usize, Vec<Cut>)> = Vec::new();
+        let mut bytes: Vec<Vec<u8>> = Vec::new();
+        let mut k = next;
+        while batch.len() < size && k < candidates.len() {
+            if let Merge::Merged(cuts) = merge(&accepted, &candidates[k])
+                && let Some(b) = render(&snapshot, &cuts)
+                && crate::driver::shortlex_less(&b, driver.best())
+            {
+                batch.push((k, cuts));
+                bytes.push(b);
+            }
+            k += 1;
+        }
+        if batch.is_empty() {
+            return Ok(successes);
+        }
+        let verdicts = driver.test_batch(&bytes)?;
+        let wins: Vec<usize> = (0..batch.len()).filter(|&i| verdicts[i]).collect();
+        let Some(&first) = wins.first() else {
+            next = k;
+            continue;
+        };
+        // Merge the other successes into the first, as far as they combine.
+        let mut merged = batch[first].1.clone();
+        let mut included = 1;
+        for &w in &wins[1..] {
+            if let Merge::Merged(cuts) = merge(&merged, &candidates[batch[w].0]) {
+                merged = cuts;
+                included += 1;
+            }
+        }
+        if included > 1
+            && let Some(b) = render(&snapshot, &merged)
+            && crate::driver::shortlex_less(&b, &bytes[first])
+            && driver.test_batch(std::slice::from_ref(&b))?[0]
+        {
+            driver.accept_tested(b);
+            accepted = merged;
+            successes += included;
+            next = k;
+            continue;
+        }
+        let first_index = batch[first].0;
+        driver.accept_tested(bytes.swap_remove(first));
+        accepted = batch.swap_remove(first).1;
+        successes += 1;
+        // With other successes that did not merge, go on right after the first, so they are
+        // tried again on top of it; else after the batch (its failures fail on a smaller base
+        // too, for a monotone test).
+        next = if wins.len() > 1 { first_index + 1 } else { k };
     }
 }
 
@@ -304,6 +377,26 @@ mod tests {
         assert_eq!(driver.best(), b"x ");
         // Candidate 3 (inside the first success) cost nothing: 4 tests for 5 candidates.
         assert_eq!(driver.report().eval.tests_run, 4);
+    }
+
+    #[test]
+    fn a_sweep_reports_its_progress_through_every_candidate() {
+        let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
+        let mut driver = Driver::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let sink = seen.clone();
+        driver.evaluator().set_sink(move |e| {
+            if let crate::report::Event::Progress { done, total } = e {
+                sink.borrow_mut().push((*done, *total));
+            }
+        });
+        let candidates = vec![
+            Patch::delete(0, 2),
+            Patch::delete(3, 4),
+            Patch::delete(5, 7),
+        ];
+        sweep(&mut driver, &candidates).unwrap();
+        assert_eq!(*seen.borrow(), vec![(1, 3), (2, 3), (3, 3)]);
     }
 
     proptest! {

@@ -13,6 +13,13 @@
 //! assert_eq!(pass.name(), "ddmin/lines");
 //! ```
 //!
+//! With batches ([`crate::ReduceOptions::batch`]), splitting is done by partition instead, whose
+//! candidates do not depend on one another's verdicts: the units are cut into as many equal
+//! chunks as a batch holds, every chunk's deletion is tested in one batch and the successes
+//! merged ([`sweep`]); then the chunks are cut again from what is left, halved after a level
+//! that removed nothing, down to single units. Binary splitting is sequential by nature: each
+//! group it tries depends on the verdict of the last.
+//!
 //! Limits: the cut is taken afresh each time the pass runs; what the policy learned is dropped.
 
 use crate::driver::Driver;
@@ -20,6 +27,96 @@ use crate::policy::PolicyFactory;
 use crate::report::Stop;
 use crate::schedule::Pass;
 use crate::units::{Granularity, Units};
+
+/// Splitting in batches: levels of equal chunks of the units, every chunk's deletion tested
+/// in one batch. The first success is accepted; the merge of all of them is not tested on its
+/// own but taken as the base of the next level, whose batch tests it first (one wave less
+/// per level when it holds; when it fails, that batch is dropped and the level starts again
+/// from the accepted best). Chunks shrink with what is left and halve after a level that
+/// removed nothing, until single units remove nothing.
+fn partition(driver: &mut Driver, granularity: Granularity) -> Result<(), Stop> {
+    let batch = driver.batch().max(2);
+    let mut largest = usize::MAX;
+    // The merge of the last level's successes, not yet tested.
+    let mut pending: Option<Vec<u8>> = None;
+    'level: loop {
+        let base = pending
+            .clone()
+            .map(std::sync::Arc::new)
+            .unwrap_or_else(|| driver.best_shared());
+        let units = Units::cut_shared(base.clone(), granularity);
+        let n = units.len();
+        let slots = batch - usize::from(pending.is_some());
+        let size = n.div_ceil(slots).min(largest).max(1);
+        let at = |i: usize| units.offset(i.min(n) as u32);
+        let chunks: Vec<(usize, usize)> = (0..n)
+            .step_by(size)
+            .map(|i| (at(i), at(i + size)))
+            .collect();
+        let without = |(s, e): (usize, usize)| [&base[..s], &base[e..]].concat();
+        let mut wins: Vec<(usize, usize)> = Vec::new();
+        let mut first = true;
+        let mut rest = &chunks[..];
+        loop {
+            let mut candidates: Vec<Vec<u8>> = Vec::new();
+            let checks_pending = first && pending.is_some();
+            if checks_pending {
+                candidates.push(base.to_vec());
+            }
+            let take = rest.len().min(batch - candidates.len());
+            let group = &rest[..take];
+            rest = &rest[take..];
+            candidates.extend(group.iter().map(|&c| without(c)));
+            if candidates.is_empty() {
+                break;
+            }
+            let verdicts = driver.test_batch(&candidates)?;
+            if checks_pending {
+                pending = None;
+                if !verdicts[0] {
+                    // The merge did not hold: what this batch learned stands on it.
+                    driver.count("partition_merges_failed", 1);
+                    continue 'level;
+                }
+                if crate::driver::shortlex_less(&base, driver.best()) {
+                    driver.accept_tested(base.to_vec());
+                }
+            }
+            let offset = usize::from(checks_pending);
+            wins.extend(
+                group
+                    .iter()
+                    .zip(&verdicts[offset..])
+                    .filter(|(_, ok)| **ok)
+                    .map(|(c, _)| *c),
+            );
+            first = false;
+            if rest.is_empty() {
+                break;
+            }
+        }
+        let Some(&win) = wins.first() else {
+            if size == 1 {
+                return Ok(());
+            }
+            largest = size / 2;
+            continue;
+        };
+        largest = size;
+        // The first success was tested on the base, which is now the best.
+        driver.accept_tested(without(win));
+        if wins.len() > 1 {
+            let mut merged = Vec::with_capacity(base.len());
+            let mut from = 0;
+            for &(s, e) in &wins {
+                merged.extend_from_slice(&base[from..s]);
+                from = e;
+            }
+            merged.extend_from_slice(&base[from..]);
+            pending = Some(merged);
+        }
+    }
+}
 
 /// A policy over the current best cut at one granularity.
 pub struct UnitPass {
@@ -46,6 +143,9 @@ impl Pass for UnitPass {
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        if driver.batch() > 1 && self.policy_name == "split" {
+            return partition(driver, self.granularity);
+        }
         let units = Units::cut_shared(driver.best_shared(), self.granularity);
         let mut policy = (self.make)();
         driver.run_policy(&units, &mut policy).map(drop)

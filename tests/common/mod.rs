@@ -16,13 +16,28 @@ pub fn bin() -> String {
 
 pub struct Case {
     pub dir: tempfile::TempDir,
+    /// The `XDG_STATE_HOME` of the runs, where their run directories go.
+    pub state: tempfile::TempDir,
 }
 
 impl Case {
     pub fn new() -> Case {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("tmp")).unwrap();
-        Case { dir }
+        Case {
+            dir,
+            state: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// The run directories made so far, oldest first.
+    pub fn run_dirs(&self) -> Vec<PathBuf> {
+        let root = self.state.path().join("myhill/runs");
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        dirs.sort();
+        dirs
     }
 
     pub fn path(&self, name: &str) -> PathBuf {
@@ -62,6 +77,7 @@ impl Case {
         cmd.args(args)
             .current_dir(self.dir.path())
             .env("TMPDIR", self.path("tmp"))
+            .env("XDG_STATE_HOME", self.state.path())
             .stdin(Stdio::null());
         cmd
     }

@@ -1,0 +1,194 @@
+//! The `--stats-json` file: a run's figures in a versioned format, written on every exit of `reduce`.
+//!
+//! The format is `notes/stats-schema.json` (JSON Schema) and the README's "The stats file";
+//! a change that breaks a reader raises [`SCHEMA_VERSION`]. Counts are integers, times are
+//! seconds; why the run ended is one of a few fixed names, never display text.
+
+use super::exit::{Exit, Fail};
+use myhill::{Figure, Report, Stop};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// The version of the format; readers check it.
+pub const SCHEMA_VERSION: u64 = 1;
+
+/// Why a run ended, as the file names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The schedule ran to its end.
+    Done,
+    /// `--max-tests` ran out.
+    Budget,
+    /// Ctrl-C, SIGTERM or `q`.
+    Interrupted,
+    /// The test could no longer be run during the reduction.
+    TestError,
+    /// The original is not interesting (exit 3).
+    NotInteresting,
+    /// The test hangs on the original (exit 3).
+    Hangs,
+    /// The test is flaky on the original (exit 4).
+    Flaky,
+    /// The result has at most one byte (exit 5).
+    Trivial,
+    /// A usage or setup error before or around the reduction (exit 2).
+    SetupError,
+}
+
+impl Ended {
+    /// The name in the file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ended::Done => "done",
+            Ended::Budget => "budget",
+            Ended::Interrupted => "interrupted",
+            Ended::TestError => "test_error",
+            Ended::NotInteresting => "not_interesting",
+            Ended::Hangs => "hangs",
+            Ended::Flaky => "flaky",
+            Ended::Trivial => "trivial",
+            Ended::SetupError => "setup_error",
+        }
+    }
+
+    /// How a finished reduction ended.
+    pub fn of_stop(stop: Option<&Stop>) -> Ended {
+        match stop {
+            None | Some(Stop::SkipPass) => Ended::Done,
+            Some(Stop::Budget) => Ended::Budget,
+            Some(Stop::Interrupted) => Ended::Interrupted,
+            Some(Stop::Oracle(_)) => Ended::TestError,
+        }
+    }
+
+    /// How a failure ended the run, when nothing more precise is known.
+    fn of_exit(exit: Exit) -> Ended {
+        match exit {
+            Exit::NotInteresting => Ended::NotInteresting,
+            Exit::Flaky => Ended::Flaky,
+            Exit::Trivial => Ended::Trivial,
+            Exit::Interrupted => Ended::Interrupted,
+            Exit::Ok | Exit::NotMinimal | Exit::Usage => Ended::SetupError,
+        }
+    }
+}
+
+/// What the file will say, filled in as the run goes, so that a run that fails at any point
+/// still leaves what it knew.
+#[derive(Default)]
+pub struct Record {
+    /// The strategy, unless `--passes` named the passes.
+    pub strategy: Option<String>,
+    /// The passes scheduled, in order.
+    pub schedule: Vec<String>,
+    pub jobs: Option<usize>,
+    /// Where the result is, once it was written there.
+    pub output: Option<PathBuf>,
+    pub backup: Option<PathBuf>,
+    /// The run directory, once it was made.
+    pub run_dir: Option<PathBuf>,
+    /// The figures, once the reduction existed.
+    pub report: Option<Report>,
+    /// Why it ended, when the exit code alone does not say.
+    pub ended: Option<Ended>,
+}
+
+fn path(p: &Option<PathBuf>) -> Value {
+    p.as_ref()
+        .map_or(Value::Null, |p| json!(p.display().to_string()))
+}
+
+/// The file's content for a run of `reduce` that ended with `result`.
+pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, Fail>) -> Value {
+    let (exit, message) = match result {
+        Ok(exit) => (*exit, None),
+        Err(fail) => (fail.exit, Some(fail.message.clone())),
+    };
+    let ended = record
+        .ended
+        .unwrap_or_else(|| match (result, &record.report) {
+            (Ok(_), Some(report)) => Ended::of_stop(report.stopped.as_ref()),
+            _ => Ended::of_exit(exit),
+        });
+    let empty = Report::default();
+    let report = record.report.as_ref().unwrap_or(&empty);
+    let e = &report.eval;
+    let known = record.report.is_some();
+    let passes: Vec<Value> = report
+        .passes
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "runs": p.runs,
+                "skipped": p.skipped,
+                "tests": p.tests,
+                "cache_hits": p.cache_hits,
+                "successes": p.successes,
+                "bytes_removed": p.bytes_removed,
+                "seconds": p.time.as_secs_f64(),
+            })
+        })
+        .collect();
+    let mut counters = serde_json::Map::new();
+    let mut timers = serde_json::Map::new();
+    for (name, figure) in &report.counters {
+        match figure {
+            Figure::Count(n) => counters.insert(name.clone(), json!(n)),
+            Figure::Seconds(s) => timers.insert(name.clone(), json!(s)),
+        };
+    }
+    let trace: Vec<Value> = report
+        .trace
+        .iter()
+        .map(|&(tests, bytes)| json!({ "tests": tests, "bytes": bytes }))
+        .collect();
+    let command_line: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    json!({
+        "schema_version": SCHEMA_VERSION,
+        "myhill_version": env!("CARGO_PKG_VERSION"),
+        "command_line": command_line,
+        "test": args.t.test,
+        "input": args.t.input.display().to_string(),
+        "output": path(&record.output),
+        "backup": path(&record.backup),
+        "run_dir": path(&record.run_dir),
+        "strategy": record.strategy,
+        "schedule": record.schedule,
+        "jobs": record.jobs.or(known.then_some(report.jobs)),
+        "max_tests": args.max_tests,
+        "batch": args.batch,
+        "exit_code": exit.code(),
+        "ended": ended.name(),
+        "message": message,
+        "initial_bytes": known.then_some(report.initial_bytes),
+        "final_bytes": known.then_some(report.final_bytes),
+        "confirmed": report.confirmed,
+        "tests_run": e.tests_run,
+        "first_check_runs": report.first_check_runs,
+        "verify_runs": report.verify_runs,
+        "oracle_runs": e.oracle_runs,
+        "cache_hits": e.cache_hits,
+        "recalled": e.recalled,
+        "timeouts": e.timeouts,
+        "interesting": e.interesting,
+        "speculative_started": e.speculative_started,
+        "speculative_wasted": e.speculative_wasted,
+        "rollbacks": report.rollbacks,
+        "wall_seconds": report.wall.as_secs_f64(),
+        "busy_share": super::ui::busy_share(report),
+        "trace": trace,
+        "passes": passes,
+        "counters": counters,
+        "timers": timers,
+    })
+}
+
+/// Writes the file.
+pub fn write(path: &Path, json: &Value) -> Result<(), Fail> {
+    let text = serde_json::to_string_pretty(json).unwrap_or_default() + "\n";
+    std::fs::write(path, text)
+        .map_err(|e| Fail::usage(format!("cannot write --stats-json {}: {e}", path.display())))
+}
