@@ -66,6 +66,10 @@ pub enum Finish {
 pub struct DfaOptions {
     /// Words with more units are skipped (the learned-pair bitset is quadratic).
     pub max_units: usize,
+    /// Words over more distinct units are skipped: with many symbols a colouring of at most a
+    /// few colours is barely constrained, and its deletions are guesses (the default
+    /// schedule's probe; `usize::MAX` elsewhere).
+    pub max_alphabet: usize,
     /// The most colours any encoding offers.
     pub max_colours: usize,
     /// The most clauses of a base encoding; the colour cap shrinks until it fits.
@@ -100,6 +104,7 @@ impl Default for DfaOptions {
     fn default() -> Self {
         DfaOptions {
             max_units: 16_384,
+            max_alphabet: usize::MAX,
             max_colours: 64,
             max_clauses: 250_000,
             solve_time: Duration::from_secs(1),

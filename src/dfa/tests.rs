@@ -404,3 +404,25 @@ fn pairs_of_loops_delete_a_bracket_with_its_partner() {
         0.0
     );
 }
+
+/// The default schedule's probe leaves words over many symbols alone without a test: a
+/// colouring of at most three colours says little about them.
+#[test]
+fn the_probe_skips_words_over_a_large_alphabet() {
+    let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
+    let mut driver = Driver::new(b"abcdefghijxklm".to_vec(), &oracle, EvalOptions::default());
+    let mut probe = DfaPass::probe(Granularity::Bytes, 1024).with_max_alphabet(8);
+    probe.run(&mut driver).unwrap();
+    assert_eq!(driver.best(), b"abcdefghijxklm");
+    assert_eq!(driver.report().eval.tests_run, 0);
+    assert_eq!(
+        driver.report().counters["dfa.skipped_alphabet"],
+        Figure::Count(1)
+    );
+    // Over few symbols it looks.
+    let oracle = FnOracle::new(balanced_with_x);
+    let mut driver = Driver::new(parens_with_x(300, 42), &oracle, EvalOptions::default());
+    let mut probe = DfaPass::probe(Granularity::Bytes, 1024).with_max_alphabet(8);
+    probe.run(&mut driver).unwrap();
+    assert_eq!(driver.best(), b"x");
+}

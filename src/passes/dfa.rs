@@ -77,6 +77,12 @@ impl DfaPass {
         )
     }
 
+    /// The same pass, skipping words over more than `max_alphabet` distinct units.
+    pub fn with_max_alphabet(mut self, max_alphabet: usize) -> DfaPass {
+        self.options.max_alphabet = max_alphabet;
+        self
+    }
+
     /// The interval stage for a word other passes have reduced (`dfa-check/UNITS`): no probe,
     /// the brute-force check on the shared cache, on words of at most `max_units`.
     pub fn check(granularity: Granularity, max_units: usize) -> DfaPass {
@@ -90,6 +96,15 @@ impl DfaPass {
             },
         )
     }
+}
+
+/// How many different units `units` holds.
+fn distinct_units(units: &Units) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..units.len() {
+        seen.insert(units.unit(i as u32));
+    }
+    seen.len()
 }
 
 fn report(driver: &mut Driver, stats: &InductionStats, learned: u64) {
@@ -136,8 +151,14 @@ impl Pass for DfaPass {
                 driver.count("dfa.interval_minimal", 1);
                 return Ok(());
             }
-            if units.len() > self.options.max_units {
-                driver.count("dfa.skipped_too_large", 1);
+            let too_large = units.len() > self.options.max_units;
+            if too_large || distinct_units(&units) > self.options.max_alphabet {
+                let why = if too_large {
+                    "dfa.skipped_too_large"
+                } else {
+                    "dfa.skipped_alphabet"
+                };
+                driver.count(why, 1);
                 self.retired =
                     self.options.finish == Finish::ProbeOnly && driver.best().len() == started_from;
                 return Ok(());
