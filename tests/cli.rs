@@ -473,11 +473,12 @@ fn a_hanging_original_and_a_flaky_test_are_refused() {
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(stderr(&out).contains("hangs"), "{}", stderr(&out));
 
+    // The first check's two runs go at once with several jobs: the counter is kept under a lock.
     let counter = case.path("count");
     case.script(
         "flaky.sh",
         &format!(
-            r#"n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; [ $((n % 2)) -eq 0 ]"#,
+            r#"exec 9>>{c}.lock; flock 9; n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; [ $((n % 2)) -eq 0 ]"#,
             c = counter.display()
         ),
     );
@@ -496,7 +497,7 @@ fn allow_flaky_reconfirms_and_still_finishes() {
     // Flaky: every third run says no, whatever the input.
     case.script(
         "flaky.sh",
-        &format!(r#"n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; [ $((n % 3)) -eq 2 ] && exit 1; grep -q x "$1""#, c = counter.display()),
+        &format!(r#"exec 9>>{c}.lock; flock 9; n=$(cat {c} 2>/dev/null || echo 0); echo $((n+1)) > {c}; [ $((n % 3)) -eq 2 ] && exit 1; grep -q x "$1""#, c = counter.display()),
     );
     let out = case.run(&[
         "reduce",
