@@ -103,13 +103,7 @@ mod tests {
     fn results(input: &[u8]) -> Vec<String> {
         candidates(input)
             .iter()
-            .map(|p| {
-                let mut out = input.to_vec();
-                for c in p.cuts().iter().rev() {
-                    out.splice(c.start..c.end, c.with.iter().copied());
-                }
-                String::from_utf8(out).unwrap()
-            })
+            .map(|p| String::from_utf8(p.apply(input).unwrap()).unwrap())
             .collect()
     }
 

@@ -121,6 +121,13 @@ impl Patch {
         &self.cuts
     }
 
+    /// The snapshot with this patch applied; `None` if a changed number would not fit its
+    /// bytes. (The passes render merged cuts; the passes' tests render one patch.)
+    #[cfg(test)]
+    pub fn apply(&self, snapshot: &[u8]) -> Option<Vec<u8>> {
+        render(snapshot, &self.cuts)
+    }
+
     /// How many bytes the patch removes from the snapshot (negative if it adds).
     pub fn removed(&self) -> isize {
         self.cuts
