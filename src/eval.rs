@@ -141,6 +141,8 @@ pub struct Evaluator<'o> {
     /// Let tests still running finish when a call returns, instead of cancelling them: their
     /// verdicts are wanted next (a batch).
     drain: bool,
+    /// Candidates the next passes will test first (see [`Evaluator::set_lookahead`]).
+    lookahead: VecDeque<Vec<u8>>,
 }
 
 /// Runs the oracle once, then up to `confirm` more times while it keeps saying interesting.
@@ -184,6 +186,14 @@ enum State {
     Duplicate,
 }
 
+/// A lookahead candidate on a worker (see [`Evaluator::set_lookahead`]).
+struct Ghost {
+    seq: u64,
+    key: u128,
+    size: usize,
+    cancel: Cancel,
+}
+
 struct Pending<T> {
     key: u128,
     bytes: Arc<Vec<u8>>,
@@ -211,7 +221,23 @@ impl<'o> Evaluator<'o> {
             store: None,
             reruns: HashMap::new(),
             drain: false,
+            lookahead: VecDeque::new(),
         }
+    }
+
+    /// Candidates the passes after the running one will test first on the current best. While
+    /// the running pass leaves jobs idle (its last candidates are being tested), they run in
+    /// those slots, and their verdicts are kept apart from the cache like any speculative
+    /// verdict: charged as a test when a pass asks for them, so counts and results are what
+    /// one job gives. An interesting verdict of the running pass (the best is about to
+    /// change) drops them. Never with a budget: a test that is not needed yet must not stand in
+    /// the way of one that is.
+    pub(crate) fn set_lookahead(&mut self, candidates: Vec<Vec<u8>>) {
+        self.lookahead = if self.options.max_tests.is_none() {
+            candidates.into()
+        } else {
+            VecDeque::new()
+        };
     }
 
     /// Consults and feeds `store` for every test from now on.
@@ -612,10 +638,12 @@ impl<'o> Evaluator<'o> {
             let mut running = 0usize;
             let mut exhausted = false;
             let mut seq = 0u64;
+            let mut ghosts: Vec<Ghost> = Vec::new();
             // Ends the call: cancels what still runs, waits for it, and keeps what completed
             // apart from the cache.
             let finish = |this: &mut Self,
                           window: &mut VecDeque<Pending<T>>,
+                          ghosts: &mut Vec<Ghost>,
                           mut running: usize|
              -> Result<(), Stop> {
                 for p in window.iter() {
@@ -624,6 +652,9 @@ impl<'o> Evaluator<'o> {
                     {
                         c.cancel();
                     }
+                }
+                if !this.drain {
+                    ghosts.iter().for_each(|g| g.cancel.cancel());
                 }
                 let mut error = None;
                 while running > 0 {
@@ -637,7 +668,13 @@ impl<'o> Evaluator<'o> {
                             let found = window
                                 .iter()
                                 .find(|p| matches!(p.state, State::Running(s, _) if s == seq))
-                                .map(|p| (p.key, p.bytes.len()));
+                                .map(|p| (p.key, p.bytes.len()))
+                                .or_else(|| {
+                                    ghosts
+                                        .iter()
+                                        .find(|g| g.seq == seq)
+                                        .map(|g| (g.key, g.size))
+                                });
                             if let Some((key, size)) = found {
                                 this.ran(key, size, &outcome);
                             }
@@ -667,12 +704,13 @@ impl<'o> Evaluator<'o> {
                         this.spare.insert(p.key, Spare { verdict, runs });
                     }
                 }
+                ghosts.clear();
                 this.stats.running = 0;
                 error.map_or(Ok(()), Err)
             };
             loop {
                 if let Err(stop) = self.check_control() {
-                    finish(self, &mut window, running)?;
+                    finish(self, &mut window, &mut ghosts, running)?;
                     return Err(stop);
                 }
                 // Pull candidates into the window.
@@ -736,6 +774,43 @@ impl<'o> Evaluator<'o> {
                         }
                     }
                 }
+                // Idle jobs behind the pass's last candidates take the next passes' first ones.
+                if exhausted && !window.is_empty() && self.options.cache {
+                    while running < jobs {
+                        let Some(bytes) = self.lookahead.pop_front() else {
+                            break;
+                        };
+                        let key = content_key(&bytes);
+                        let known = self.committed.contains_key(&key)
+                            || self.spare.contains_key(&key)
+                            || window.iter().any(|p| p.key == key)
+                            || ghosts.iter().any(|g| g.key == key)
+                            || self
+                                .store
+                                .as_ref()
+                                .is_some_and(|st| st.recall(key).is_some());
+                        if known {
+                            continue;
+                        }
+                        seq += 1;
+                        let cancel = Cancel::child_of(&self.options.control);
+                        self.stats.speculative_started += 1;
+                        let (tx, c, s) = (tx.clone(), cancel.clone(), seq);
+                        let size = bytes.len();
+                        scope.spawn(move || {
+                            let (result, runs) = run_confirmed(oracle, &bytes, &c, confirm);
+                            let _ = tx.send((s, result, runs));
+                        });
+                        running += 1;
+                        self.stats.running = running;
+                        ghosts.push(Ghost {
+                            seq,
+                            key,
+                            size,
+                            cancel,
+                        });
+                    }
+                }
                 // Commit decided candidates in proposal order.
                 while let Some(front) = window.front() {
                     let (verdict, cost) = match front.state {
@@ -750,25 +825,28 @@ impl<'o> Evaluator<'o> {
                         },
                         State::Queued if running == 0 => {
                             // Nothing runs and the first waiting candidate cannot start.
-                            finish(self, &mut window, running)?;
+                            finish(self, &mut window, &mut ghosts, running)?;
                             return Err(Stop::Budget);
                         }
                         _ => break,
                     };
                     if cost > 0 && !self.affordable(cost) {
-                        finish(self, &mut window, running)?;
+                        finish(self, &mut window, &mut ghosts, running)?;
                         return Err(Stop::Budget);
                     }
                     let p = window.pop_front().unwrap();
                     window_bytes -= p.bytes.len();
                     self.commit(p.key, verdict, cost);
                     if verdict.is_interesting() {
-                        finish(self, &mut window, running)?;
+                        // The best is about to change: what the next passes would try on it
+                        // is stale.
+                        self.lookahead.clear();
+                        finish(self, &mut window, &mut ghosts, running)?;
                         let bytes = Arc::try_unwrap(p.bytes).unwrap_or_else(|a| (*a).clone());
                         return Ok(Some((bytes, p.payload)));
                     }
                 }
-                if window.is_empty() && exhausted {
+                if window.is_empty() && exhausted && ghosts.is_empty() {
                     return Ok(None);
                 }
                 if running == 0 {
@@ -779,6 +857,29 @@ impl<'o> Evaluator<'o> {
                 };
                 running -= 1;
                 self.stats.running = running;
+                if let Some(g) = ghosts.iter().position(|g| g.seq == done) {
+                    let g = ghosts.swap_remove(g);
+                    match result {
+                        Ok(outcome) => {
+                            self.stats.oracle_runs += runs - 1;
+                            self.ran(g.key, g.size, &outcome);
+                            if !self.committed.contains_key(&g.key) {
+                                let spare = Spare {
+                                    verdict: outcome.verdict,
+                                    runs,
+                                };
+                                self.spare.insert(g.key, spare);
+                            }
+                        }
+                        // A stop from outside cancels the pass's own tests too.
+                        Err(OracleError::Cancelled) => {}
+                        Err(OracleError::Setup(msg)) => {
+                            let _ = finish(self, &mut window, &mut ghosts, running);
+                            return Err(Stop::Oracle(msg));
+                        }
+                    }
+                    continue;
+                }
                 match result {
                     Ok(outcome) => {
                         self.stats.oracle_runs += runs - 1;
@@ -792,11 +893,11 @@ impl<'o> Evaluator<'o> {
                         }
                     }
                     Err(OracleError::Cancelled) => {
-                        finish(self, &mut window, running)?;
+                        finish(self, &mut window, &mut ghosts, running)?;
                         return Err(Stop::Interrupted);
                     }
                     Err(OracleError::Setup(msg)) => {
-                        let _ = finish(self, &mut window, running);
+                        let _ = finish(self, &mut window, &mut ghosts, running);
                         return Err(Stop::Oracle(msg));
                     }
                 }
@@ -864,6 +965,71 @@ mod tests {
         assert_eq!(eval.stats().tests_run, 2);
         assert!(calls.load(Ordering::SeqCst) <= before + 1);
         assert_eq!(eval.cached(b"c2"), Some(Verdict::NotInteresting));
+    }
+
+    #[test]
+    fn lookahead_fills_idle_jobs_and_is_charged_when_a_pass_asks_for_it() {
+        let calls = AtomicU64::new(0);
+        let oracle = FnOracle::new(|b: &[u8]| {
+            calls.fetch_add(1, Ordering::SeqCst);
+            b == b"yes"
+        });
+        let one = |b: &[u8]| vec![(b.to_vec(), ())].into_iter();
+        let options = EvalOptions {
+            jobs: 4,
+            ..EvalOptions::default()
+        };
+        let mut eval = Evaluator::new(&oracle, options);
+        eval.set_lookahead(vec![b"n1".to_vec(), b"n2".to_vec()]);
+        let mut pass = one(b"n0");
+        assert!(
+            eval.first_interesting(&mut || pass.next())
+                .unwrap()
+                .is_none()
+        );
+        // All three ran at once; only the pass's own candidate is counted.
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        assert_eq!(eval.stats().tests_run, 1);
+        assert_eq!(eval.cached(b"n1"), None);
+        // The next pass asks for them: charged, not run again.
+        let mut next = vec![(b"n1".to_vec(), ()), (b"n2".to_vec(), ())].into_iter();
+        assert!(
+            eval.first_interesting(&mut || next.next())
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        assert_eq!(eval.stats().tests_run, 3);
+
+        // A success drops what is left of the lookahead.
+        eval.set_lookahead((3..20).map(|i| format!("n{i}").into_bytes()).collect());
+        let mut pass = one(b"yes");
+        assert!(
+            eval.first_interesting(&mut || pass.next())
+                .unwrap()
+                .is_some()
+        );
+        let after = calls.load(Ordering::SeqCst);
+        let mut pass = one(b"n0");
+        eval.first_interesting(&mut || pass.next()).unwrap();
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            after,
+            "nothing left to look ahead to"
+        );
+
+        // With a budget there is no lookahead.
+        let options = EvalOptions {
+            jobs: 4,
+            max_tests: Some(100),
+            ..EvalOptions::default()
+        };
+        calls.store(0, Ordering::SeqCst);
+        let mut eval = Evaluator::new(&oracle, options);
+        eval.set_lookahead(vec![b"n1".to_vec()]);
+        let mut pass = one(b"n0");
+        eval.first_interesting(&mut || pass.next()).unwrap();
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
     }
 
     #[test]

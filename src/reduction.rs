@@ -315,6 +315,7 @@ impl<'o> Reduction<'o> {
         let control = self.options.control.clone();
         let defer = self.options.batch > 1;
         let background = self.options.jobs > 1;
+        let look_ahead = defer && background;
         std::thread::scope(|scope| {
             let mut deferred: Option<Deferred> = None;
             let result = (|| -> Result<(), Stop> {
@@ -327,14 +328,21 @@ impl<'o> Reduction<'o> {
                     let rollbacks = self.rollbacks;
                     let mut paid = vec![false; n];
                     let mut skipped_any = false;
-                    for (i, pass) in schedule.passes.iter_mut().enumerate() {
+                    for i in 0..n {
                         if !chosen[i] {
                             continue;
                         }
                         let start = self.driver.best_shared();
+                        if look_ahead {
+                            let next =
+                                lookahead(schedule, i, &chosen, &paid, &start, &self.options);
+                            self.driver.evaluator().set_lookahead(next);
+                        }
+                        let pass = &mut schedule.passes[i];
                         let name = pass.name();
                         self.driver.begin_pass(&name);
                         let result = pass.run(&mut self.driver);
+                        self.driver.evaluator().set_lookahead(Vec::new());
                         let skipped = result == Err(Stop::SkipPass);
                         self.driver.end_pass(skipped);
                         match result {
@@ -483,4 +491,28 @@ impl<'o> Reduction<'o> {
         report.confirmed = self.driver.best() == self.verified.as_slice();
         report
     }
+}
+
+/// What the passes after pass `i` will test first on `best`, if none of them changes it: the
+/// rest of this round, then the next round's passes (those that paid so far in this one).
+/// At most `jobs` candidates: more could not run beside the last wave of pass `i`.
+fn lookahead(
+    schedule: &Schedule,
+    i: usize,
+    chosen: &[bool],
+    paid: &[bool],
+    best: &[u8],
+    options: &ReduceOptions,
+) -> Vec<Vec<u8>> {
+    let this_round = (i + 1..chosen.len()).filter(|&j| chosen[j]);
+    let next_round = (0..i).filter(|&j| paid[j]);
+    let mut out = Vec::new();
+    for j in this_round.chain(next_round) {
+        if out.len() >= options.jobs {
+            break;
+        }
+        out.extend(schedule.passes[j].preview(best, options.batch));
+    }
+    out.truncate(options.jobs);
+    out
 }

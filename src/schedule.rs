@@ -33,6 +33,13 @@ pub trait Pass {
     fn name(&self) -> String;
     /// Proposes candidates through `driver` until it has nothing more to try.
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop>;
+    /// The first candidates `run` would test on `best` with batches of `batch`, if they can be
+    /// told without testing anything (default: none). With many jobs, a reduction tests them
+    /// in the slots the pass before leaves idle, so that a pass which finds nothing costs no
+    /// wave of its own; a wrong preview only wastes those slots.
+    fn preview(&self, _best: &[u8], _batch: usize) -> Vec<Vec<u8>> {
+        Vec::new()
+    }
 }
 
 /// Passes run in order, optionally repeated until a whole round removes nothing.

@@ -74,4 +74,12 @@ impl Pass for Gated {
             Ok(())
         }
     }
+
+    fn preview(&self, best: &[u8], batch: usize) -> Vec<Vec<u8>> {
+        if self.needs.met_by(best) {
+            self.inner.preview(best, batch)
+        } else {
+            Vec::new()
+        }
+    }
 }

@@ -44,15 +44,8 @@ fn partition(driver: &mut Driver, granularity: Granularity) -> Result<(), Stop> 
             .clone()
             .map(std::sync::Arc::new)
             .unwrap_or_else(|| driver.best_shared());
-        let units = Units::cut_shared(base.clone(), granularity);
-        let n = units.len();
         let slots = batch - usize::from(pending.is_some());
-        let size = n.div_ceil(slots).min(largest).max(1);
-        let at = |i: usize| units.offset(i.min(n) as u32);
-        let chunks: Vec<(usize, usize)> = (0..n)
-            .step_by(size)
-            .map(|i| (at(i), at(i + size)))
-            .collect();
+        let (size, chunks) = chunks(&base, granularity, slots, largest);
         let without = |(s, e): (usize, usize)| [&base[..s], &base[e..]].concat();
         let mut wins: Vec<(usize, usize)> = Vec::new();
         let mut first = true;
@@ -118,6 +111,25 @@ fn partition(driver: &mut Driver, granularity: Granularity) -> Result<(), Stop> 
     }
 }
 
+/// The chunks of one partition level of `base`: as many equal runs of units as `slots`, each at
+/// most `largest` units; returns their size in units and their byte ranges.
+fn chunks(
+    base: &std::sync::Arc<Vec<u8>>,
+    granularity: Granularity,
+    slots: usize,
+    largest: usize,
+) -> (usize, Vec<(usize, usize)>) {
+    let units = Units::cut_shared(base.clone(), granularity);
+    let n = units.len();
+    let size = n.div_ceil(slots).min(largest).max(1);
+    let at = |i: usize| units.offset(i.min(n) as u32);
+    let ranges = (0..n)
+        .step_by(size)
+        .map(|i| (at(i), at(i + size)))
+        .collect();
+    (size, ranges)
+}
+
 /// A policy over the current best cut at one granularity.
 pub struct UnitPass {
     granularity: Granularity,
@@ -149,5 +161,19 @@ impl Pass for UnitPass {
         let units = Units::cut_shared(driver.best_shared(), self.granularity);
         let mut policy = (self.make)();
         driver.run_policy(&units, &mut policy).map(drop)
+    }
+
+    /// Partition's first batch: every chunk of the first level deleted.
+    fn preview(&self, best: &[u8], batch: usize) -> Vec<Vec<u8>> {
+        if batch <= 1 || self.policy_name != "split" {
+            return Vec::new();
+        }
+        let base = std::sync::Arc::new(best.to_vec());
+        let (_, ranges) = chunks(&base, self.granularity, batch.max(2), usize::MAX);
+        ranges
+            .into_iter()
+            .take(batch.max(2))
+            .map(|(s, e)| [&best[..s], &best[e..]].concat())
+            .collect()
     }
 }
