@@ -653,9 +653,8 @@ impl<'o> Evaluator<'o> {
                         c.cancel();
                     }
                 }
-                if !this.drain {
-                    ghosts.iter().for_each(|g| g.cancel.cancel());
-                }
+                // Drained or not, what was looked ahead to is stale or unwanted here.
+                ghosts.iter().for_each(|g| g.cancel.cancel());
                 let mut error = None;
                 while running > 0 {
                     let Ok((seq, result, runs)) = rx.recv() else {

@@ -219,6 +219,11 @@ pub struct TestSpec {
     /// Keep a copy of each candidate on which the test exits with this status in this
     /// directory (at most [`ALSO_INTERESTING_MAX`] of them), as C-Reduce's `--also-interesting`.
     pub also_interesting: Option<(i32, PathBuf)>,
+    /// How many tests share one core at a time (at least 1): with more jobs than cores and no
+    /// launcher, each test runs that many times slower than the first check measured, and the
+    /// dynamic timeout grows with it, so a loaded machine does not turn slow tests into
+    /// timeouts.
+    pub sharing: u32,
 }
 
 /// The most candidates kept for `also_interesting`.
@@ -281,6 +286,7 @@ impl TestSpec {
             private_tmpdir: true,
             launcher: Vec::new(),
             also_interesting: None,
+            sharing: 1,
         }
     }
 
@@ -724,8 +730,9 @@ impl Oracle for TestCommand {
 
     fn calibrate(&self, first: &Outcome) {
         if self.spec.timeout.is_none() {
+            let timeout = dynamic_timeout(first.duration) * self.spec.sharing.max(1);
             self.timeout_ms
-                .store(millis(dynamic_timeout(first.duration)), Ordering::Relaxed);
+                .store(millis(timeout.min(LONGEST_TIMEOUT)), Ordering::Relaxed);
         }
         if self.spec.signature.same_output {
             *self.reference.lock().unwrap() = Some(Reference {
@@ -734,5 +741,29 @@ impl Oracle for TestCommand {
                 stderr: (first.stderr.len, first.stderr.digest),
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sixteen CPU-bound tests on two cores each run about eight times slower than the first
+    /// check measured: a timeout of ten first runs turned some into timeouts, and a timed-out
+    /// re-run of the best rolled the reduction back.
+    #[test]
+    fn the_dynamic_timeout_grows_with_the_tests_sharing_a_core() {
+        let mut spec = TestSpec::new(vec!["true".into()], "input");
+        let first = Outcome {
+            duration: Duration::from_millis(300),
+            ..Outcome::of(Verdict::Interesting)
+        };
+        let alone = TestCommand::new(spec.clone());
+        alone.calibrate(&first);
+        assert_eq!(alone.timeout(), Duration::from_secs(3));
+        spec.sharing = 8;
+        let shared = TestCommand::new(spec);
+        shared.calibrate(&first);
+        assert_eq!(shared.timeout(), Duration::from_secs(24));
     }
 }

@@ -234,7 +234,8 @@ pub struct TestArgs {
     pub jobs: Option<u16>,
 
     /// Seconds before a test is killed and counted as timed out (default: about 10x the
-    /// original's run time, between 1 and 300).
+    /// original's run time, between 1 and 300, times the jobs per core when -j is above the
+    /// cores and no --launcher is given).
     #[arg(help_heading = "Running the test", long, value_name = "SECS")]
     pub timeout: Option<f64>,
 

@@ -92,11 +92,13 @@ impl Session {
             spec.temp_root = Some(std::path::absolute(dir).unwrap_or(dir.clone()));
         }
         let control = install_signals()?;
-        let jobs = t.jobs.map(usize::from).unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        });
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        let jobs = t.jobs.map(usize::from).unwrap_or(cores);
+        if spec.launcher.is_empty() {
+            spec.sharing = u32::try_from(jobs.div_ceil(cores)).unwrap_or(u32::MAX);
+        }
         Ok(Session {
             input_path,
             original,
