@@ -124,6 +124,17 @@ mod tests {
         assert_eq!(cut[1..], [(3, 7), (14, 16), (10, 11)]);
     }
 
+    /// Cases proptest once found: nothing to hollow, and brackets that never close.
+    #[test]
+    fn empty_and_unclosed_inputs_give_only_shrinking_candidates() {
+        for input in [&b""[..], b"{(", b"{ ( a"] {
+            assert!(
+                candidates(input).iter().all(|p| p.removed() > 0),
+                "{input:?}"
+            );
+        }
+    }
+
     proptest! {
         #[test]
         fn candidates_shrink_and_keep_brackets_balanced(

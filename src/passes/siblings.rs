@@ -101,6 +101,17 @@ mod tests {
         assert!(runs.contains(&r#""a": 1, "#.to_string()), "{runs:?}");
     }
 
+    /// Cases proptest once found: nothing at all, and brackets that never close.
+    #[test]
+    fn empty_and_unclosed_inputs_give_only_shrinking_candidates() {
+        for input in [&b""[..], b"{(", b"{ ( a, b"] {
+            assert!(
+                candidates(input).iter().all(|p| p.removed() > 0),
+                "{input:?}"
+            );
+        }
+    }
+
     /// Text whose brackets all pair.
     fn balanced() -> impl Strategy<Value = String> {
         let leaf = prop_oneof![Just("a"), Just(" "), Just(","), Just("\n"), Just("f")]
