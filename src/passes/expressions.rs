@@ -21,12 +21,9 @@
 //! Cost: 2 tests per binary operator and 1 per name or call; inputs of more than
 //! [`Expressions::MAX_ELEMENTS`] elements are left to other passes.
 
-use super::patch::{Patch, sweep};
+use super::patch::{Patch, SweepPass};
 use super::structure::Structure;
-use crate::driver::Driver;
 use crate::lex::{Class, lex};
-use crate::report::Stop;
-use crate::schedule::Pass;
 
 /// Rewrites expressions; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -119,14 +116,11 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
     out
 }
 
-impl Pass for Expressions {
-    fn name(&self) -> String {
-        "expressions".into()
-    }
+impl SweepPass for Expressions {
+    const NAME: &'static str = "expressions";
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let candidates = candidates(driver.best());
-        sweep(driver, &candidates).map(drop)
+    fn patches(best: &[u8]) -> Vec<Patch> {
+        candidates(best)
     }
 }
 

@@ -29,11 +29,8 @@
 //! group's nearest alike descendants are the first of its kind on each path down, so a deeper
 //! one needs one more success.
 
-use super::patch::{Cut, Patch, sweep};
+use super::patch::{Cut, Patch, SweepPass};
 use super::structure::Structure;
-use crate::driver::Driver;
-use crate::report::Stop;
-use crate::schedule::Pass;
 
 /// Replaces groups by descendants or contents; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -84,14 +81,11 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
     out
 }
 
-impl Pass for Hoist {
-    fn name(&self) -> String {
-        "hoist".into()
-    }
+impl SweepPass for Hoist {
+    const NAME: &'static str = "hoist";
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let candidates = candidates(driver.best());
-        sweep(driver, &candidates).map(drop)
+    fn patches(best: &[u8]) -> Vec<Patch> {
+        candidates(best)
     }
 }
 

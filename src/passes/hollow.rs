@@ -21,12 +21,9 @@
 //! Limits: only the groups of `structure.rs` and `"..."` literals; a group's delimiters are
 //! never removed here (that is the hoist pass's job).
 
-use super::patch::{Patch, sweep};
+use super::patch::{Patch, SweepPass};
 use super::structure::{Delim, Structure};
-use crate::driver::Driver;
 use crate::lex::{Class, lex};
-use crate::report::Stop;
-use crate::schedule::Pass;
 
 /// Empties groups and string literals; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -85,14 +82,11 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
     out
 }
 
-impl Pass for Hollow {
-    fn name(&self) -> String {
-        "hollow".into()
-    }
+impl SweepPass for Hollow {
+    const NAME: &'static str = "hollow";
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let candidates = candidates(driver.best());
-        sweep(driver, &candidates).map(drop)
+    fn patches(best: &[u8]) -> Vec<Patch> {
+        candidates(best)
     }
 }
 

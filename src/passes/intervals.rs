@@ -20,11 +20,8 @@
 //! Cost: up to 8 tests per token, so the pass skips inputs of more than
 //! [`ShortIntervals::MAX_TOKENS`] tokens.
 
-use super::patch::{Patch, sweep};
-use crate::driver::Driver;
+use super::patch::{Patch, SweepPass};
 use crate::lex::{Class, lex};
-use crate::report::Stop;
-use crate::schedule::Pass;
 
 /// Deletes short runs of tokens; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -65,14 +62,11 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
     out
 }
 
-impl Pass for ShortIntervals {
-    fn name(&self) -> String {
-        "intervals/tokens".into()
-    }
+impl SweepPass for ShortIntervals {
+    const NAME: &'static str = "intervals/tokens";
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let candidates = candidates(driver.best());
-        sweep(driver, &candidates).map(drop)
+    fn patches(best: &[u8]) -> Vec<Patch> {
+        candidates(best)
     }
 }
 

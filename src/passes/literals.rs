@@ -16,11 +16,8 @@
 //!
 //! Cost: at most 3 tests per literal per run; the fixpoint shortens further.
 
-use super::patch::{Patch, sweep};
-use crate::driver::Driver;
+use super::patch::{Patch, SweepPass};
 use crate::lex::{Class, lex};
-use crate::report::Stop;
-use crate::schedule::Pass;
 
 /// Shortens string literals; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -63,14 +60,11 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
     out
 }
 
-impl Pass for ShortenLiterals {
-    fn name(&self) -> String {
-        "literals".into()
-    }
+impl SweepPass for ShortenLiterals {
+    const NAME: &'static str = "literals";
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let candidates = candidates(driver.best());
-        sweep(driver, &candidates).map(drop)
+    fn patches(best: &[u8]) -> Vec<Patch> {
+        candidates(best)
     }
 }
 

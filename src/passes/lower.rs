@@ -20,10 +20,7 @@
 //! Cost: 1 test, plus 1 per repeated byte value, plus 1 per byte on inputs of at least 16
 //! bytes (a tiny input's few bytes are usually all meaningful).
 
-use super::patch::{Cut, Patch, sweep};
-use crate::driver::Driver;
-use crate::report::Stop;
-use crate::schedule::Pass;
+use super::patch::{Cut, Patch, SweepPass};
 
 /// Lowers bytes toward zero; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -74,14 +71,11 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
     out
 }
 
-impl Pass for LowerBytes {
-    fn name(&self) -> String {
-        "lower/bytes".into()
-    }
+impl SweepPass for LowerBytes {
+    const NAME: &'static str = "lower/bytes";
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let candidates = candidates(driver.best());
-        sweep(driver, &candidates).map(drop)
+    fn patches(best: &[u8]) -> Vec<Patch> {
+        candidates(best)
     }
 }
 

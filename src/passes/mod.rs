@@ -16,8 +16,10 @@
 //! - [`Expressions`]: replaces `a OP b` by an operand, and names and calls by `0`.
 //! - [`Gated`]: any of them, run only on inputs where it can pay ([`Needs`]).
 //!
-//! The last four state their candidates as patches of the input as the pass found it and test
-//! them in one sweep (`patch.rs`), on the bracket structure of `structure.rs`.
+//! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals and Expressions are
+//! sweeps (`patch.rs`'s `SweepPass`): they state their candidates as patches of the input as
+//! the pass found it, most on the bracket structure of `structure.rs`, and test them in one
+//! sweep; LengthAware sweeps too, over the records of the layout it infers.
 
 mod dfa;
 mod expressions;

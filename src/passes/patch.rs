@@ -22,6 +22,7 @@
 
 use crate::driver::Driver;
 use crate::report::Stop;
+use crate::schedule::Pass;
 
 /// A byte range of the snapshot, `start..end`, replaced by `with`, or, when `adjust` is set,
 /// holding an unsigned integer to which `adjust` is added.
@@ -208,6 +209,25 @@ fn render(snapshot: &[u8], cuts: &[Cut]) -> Option<Vec<u8>> {
     }
     out.extend_from_slice(&snapshot[at..]);
     Some(out)
+}
+
+/// A pass that is one sweep: the patches it proposes on the best, tested by [`sweep`].
+pub trait SweepPass {
+    /// The pass's name.
+    const NAME: &'static str;
+    /// Its patches of `best`, in the order they are tried.
+    fn patches(best: &[u8]) -> Vec<Patch>;
+}
+
+impl<T: SweepPass> Pass for T {
+    fn name(&self) -> String {
+        T::NAME.to_string()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let patches = T::patches(driver.best());
+        sweep(driver, &patches).map(drop)
+    }
 }
 
 /// Tests `candidates` (patches of the driver's best as it is now) in order, each with every

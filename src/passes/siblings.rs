@@ -23,11 +23,8 @@
 //! Cost: about 7 candidates per element, so the pass skips inputs of more than
 //! [`SiblingRuns::MAX_ELEMENTS`] elements (the deletion passes shrink them first).
 
-use super::patch::{Patch, sweep};
+use super::patch::{Patch, SweepPass};
 use super::structure::Structure;
-use crate::driver::Driver;
-use crate::report::Stop;
-use crate::schedule::Pass;
 
 /// Deletes runs of sibling elements; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -72,14 +69,11 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
     out
 }
 
-impl Pass for SiblingRuns {
-    fn name(&self) -> String {
-        "siblings".into()
-    }
+impl SweepPass for SiblingRuns {
+    const NAME: &'static str = "siblings";
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let candidates = candidates(driver.best());
-        sweep(driver, &candidates).map(drop)
+    fn patches(best: &[u8]) -> Vec<Patch> {
+        candidates(best)
     }
 }
 
