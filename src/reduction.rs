@@ -334,8 +334,9 @@ impl<'o> Reduction<'o> {
                         }
                         let start = self.driver.best_shared();
                         if look_ahead {
-                            let next =
-                                lookahead(schedule, i, &chosen, &paid, &start, &self.options);
+                            let window = self.driver.evaluator().options().window_bytes;
+                            let (round, options) = ((&chosen[..], &paid[..]), &self.options);
+                            let next = lookahead(schedule, i, round, &start, options, window);
                             self.driver.evaluator().set_lookahead(next);
                         }
                         let pass = &mut schedule.passes[i];
@@ -495,15 +496,20 @@ impl<'o> Reduction<'o> {
 
 /// What the passes after pass `i` will test first on `best`, if none of them changes it: the
 /// rest of this round, then the next round's passes (those that paid so far in this one).
-/// At most `jobs` candidates: more could not run beside the last wave of pass `i`.
+/// At most `jobs` candidates (more could not run beside the last wave of pass `i`), and none
+/// when a preview (a batch of copies of the best) would not fit in `window` bytes, the bound
+/// on candidates held for speculation.
 fn lookahead(
     schedule: &Schedule,
     i: usize,
-    chosen: &[bool],
-    paid: &[bool],
+    (chosen, paid): (&[bool], &[bool]),
     best: &[u8],
     options: &ReduceOptions,
+    window: usize,
 ) -> Vec<Vec<u8>> {
+    if best.len().saturating_mul(options.batch.max(options.jobs)) > window {
+        return Vec::new();
+    }
     let this_round = (i + 1..chosen.len()).filter(|&j| chosen[j]);
     let next_round = (0..i).filter(|&j| paid[j]);
     let mut out = Vec::new();
