@@ -98,15 +98,6 @@ impl DfaPass {
     }
 }
 
-/// How many different units `units` holds.
-fn distinct_units(units: &Units) -> usize {
-    let mut seen = std::collections::HashSet::new();
-    for i in 0..units.len() {
-        seen.insert(units.unit(i as u32));
-    }
-    seen.len()
-}
-
 fn report(driver: &mut Driver, stats: &InductionStats, learned: u64) {
     driver.count("dfa.solves", stats.solves);
     driver.add_time("dfa.sat_seconds", stats.sat_time);
@@ -152,21 +143,24 @@ impl Pass for DfaPass {
                 return Ok(());
             }
             let too_large = units.len() > self.options.max_units;
-            if too_large || distinct_units(&units) > self.options.max_alphabet {
-                let why = if too_large {
-                    "dfa.skipped_too_large"
-                } else {
-                    "dfa.skipped_alphabet"
-                };
+            let word = (!too_large).then(|| Word::new(&units));
+            let skip = match &word {
+                None => Some("dfa.skipped_too_large"),
+                Some(w) if w.alphabet_len() > self.options.max_alphabet => {
+                    Some("dfa.skipped_alphabet")
+                }
+                Some(_) => None,
+            };
+            if let Some(why) = skip {
                 driver.count(why, 1);
                 self.retired =
                     self.options.finish == Finish::ProbeOnly && driver.best().len() == started_from;
                 return Ok(());
             }
             let certify_now = !restart.probe && self.options.finish == Finish::Certify;
-            if !certify_now {
+            if !certify_now && let Some(word) = word {
                 let mut induction = Induction::new(
-                    Word::new(&units),
+                    word,
                     &self.options,
                     &restart.carried,
                     restart.near,
