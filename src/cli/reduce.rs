@@ -51,7 +51,8 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
     }
 }
 
-fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
+/// The passes to run: `--passes`, else the strategy, without those `--skip-pass` names.
+fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
     let mut schedule = match &args.passes {
         Some(names) => myhill::schedule_of(names)?,
         None => Strategy::named(&args.strategy)?
@@ -66,6 +67,11 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
             )));
         }
     }
+    Ok(schedule)
+}
+
+fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
+    let mut schedule = schedule(args)?;
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
     let resumed = match &args.resume {
@@ -274,7 +280,19 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
             ));
         }
     }
+    finish(args, record, &finished, &out_path, &keeper.borrow(), mode)
+}
 
+/// The end of a run that got past its first check: the exit status, the summary and the
+/// warnings, and one more write of the result if an earlier one failed.
+fn finish(
+    args: &ReduceArgs,
+    record: &mut Record,
+    finished: &myhill::Finished,
+    out_path: &Path,
+    keeper: &Keeper,
+    mode: Option<u32>,
+) -> Result<Exit, Fail> {
     let report = &finished.report;
     let mut exit = match &report.stopped {
         None | Some(Stop::Budget) | Some(Stop::SkipPass) => Exit::Ok,
@@ -290,7 +308,7 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
         out::err_raw(summary(report));
         out::err(format!("myhill: result written to {}", out_path.display()));
     }
-    if let Some(e) = keeper.borrow().error.as_ref() {
+    if let Some(e) = keeper.error.as_ref() {
         out::err(format!("myhill: warning: {e}"));
     }
     if report.rollbacks > 0 || !report.confirmed {
@@ -314,9 +332,9 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
             out_path.display()
         ));
     }
-    if keeper.borrow().error.is_some() {
+    if keeper.error.is_some() {
         // Every write failed or some did: one more try, and say whether the result is safe.
-        write_atomic(&out_path, &finished.best, mode).map_err(|e| {
+        write_atomic(out_path, &finished.best, mode).map_err(|e| {
             Fail::usage(format!(
                 "cannot write the result to {}: {e}; the best result could not be saved",
                 out_path.display()
