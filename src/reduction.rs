@@ -522,3 +522,30 @@ fn lookahead(
     out.truncate(options.jobs);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lookahead_previews_the_next_passes_within_the_window() {
+        let names = ["squeeze/whitespace", "split/lines", "split/tokens"].map(String::from);
+        let schedule = crate::strategy::schedule_of(&names).unwrap();
+        let best: Vec<u8> = (0..40)
+            .flat_map(|i| format!("line {i}\n").into_bytes())
+            .collect();
+        let options = ReduceOptions {
+            jobs: 8,
+            batch: 4,
+            ..ReduceOptions::default()
+        };
+        let round = (&[true; 3][..], &[false; 3][..]);
+        // Before squeeze: split/lines' first batch (4 chunks), then split/tokens' (4 more).
+        let next = lookahead(&schedule, 0, round, &best, &options, 1 << 20);
+        assert_eq!(next.len(), 8);
+        assert!(next.iter().all(|c| c.len() < best.len()));
+        // A batch of copies of the best would not fit: nothing is looked ahead to.
+        let small = best.len() * 4 - 1;
+        assert!(lookahead(&schedule, 0, round, &best, &options, small).is_empty());
+    }
+}
