@@ -93,7 +93,11 @@ fn the_schedule_note_lists_the_default_schedule_in_order() {
         .map(|l| l.split('|').nth(2).unwrap().trim().to_string())
         .collect();
     let schedule = myhill::Strategy::named("default").unwrap().schedule();
-    assert_eq!(table, schedule.names(), "notes/schedule.md: the default schedule's table");
+    assert_eq!(
+        table,
+        schedule.names(),
+        "notes/schedule.md: the default schedule's table"
+    );
     let known = registry();
     assert!(table.iter().all(|name| known.contains(name)));
 }
