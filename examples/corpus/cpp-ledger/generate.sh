@@ -9,6 +9,7 @@ out=$here/input
 tmp=$(mktemp "$here/.input.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 LC_ALL=C g++ -std=c++17 -E -P -x c++ "$here/ledger.cpp" >"$tmp"
+chmod 644 "$tmp"
 mv -f "$tmp" "$out"
 trap - EXIT
 echo "$out: $(stat -c %s "$out") bytes, sha256 $(sha256sum "$out" | cut -c1-16), $(g++ --version | head -n1)"
