@@ -156,3 +156,60 @@ fn resuming_a_finished_run_runs_the_test_zero_times() {
     );
     check_figures(&replayed.report, &again, "the resumed run");
 }
+
+/// The report's figures agree with one another and, where they count what one job would do,
+/// with a one-job run: the passes' tests, the first check and the re-runs make `tests_run`;
+/// the passes' cache hits make `cache_hits`; the trace ends at the result.
+#[test]
+fn the_report_adds_up_and_counts_what_one_job_would() {
+    for batch in [1, 4] {
+        let run = |jobs: usize| {
+            let oracle = Counting::new(needle());
+            let options = ReduceOptions {
+                jobs,
+                ..options(batch)
+            };
+            let mut reduction = Reduction::new(input(), &oracle, options);
+            let finished = reduction
+                .run(&mut Strategy::named("default").unwrap().schedule())
+                .unwrap();
+            drop(reduction);
+            check_figures(
+                &finished.report,
+                &oracle,
+                &format!("jobs {jobs} batch {batch}"),
+            );
+            finished
+        };
+        let (one, two) = (run(1), run(2));
+        assert_eq!(one.best, two.best);
+        let (a, b) = (&one.report, &two.report);
+        for (what, x, y) in [
+            ("tests_run", a.eval.tests_run, b.eval.tests_run),
+            ("cache_hits", a.eval.cache_hits, b.eval.cache_hits),
+            ("interesting", a.eval.interesting, b.eval.interesting),
+            ("timeouts", a.eval.timeouts, b.eval.timeouts),
+            ("verify_runs", a.verify_runs, b.verify_runs),
+            ("first_check_runs", a.first_check_runs, b.first_check_runs),
+        ] {
+            assert_eq!(x, y, "{what} at batch {batch}: one job against two");
+        }
+        assert_eq!(a.eval.speculative_started, 0, "one job never speculates");
+        assert_eq!(
+            a.eval.oracle_runs, a.eval.tests_run,
+            "one job runs what it counts"
+        );
+        for report in [a, b] {
+            let passes: u64 = report.passes.iter().map(|p| p.tests).sum();
+            assert_eq!(
+                passes + report.first_check_runs + report.verify_runs,
+                report.eval.tests_run
+            );
+            let hits: u64 = report.passes.iter().map(|p| p.cache_hits).sum();
+            assert_eq!(hits, report.eval.cache_hits);
+            assert_eq!(report.trace.last().map(|t| t.1), Some(report.final_bytes));
+            assert!(report.confirmed);
+            assert_eq!(report.jobs, if std::ptr::eq(report, a) { 1 } else { 2 });
+        }
+    }
+}
