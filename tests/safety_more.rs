@@ -67,3 +67,101 @@ fn stop_processes_with(marker: &str) {
         }
     }
 }
+
+/// A test that says not interesting twice (the first check) and interesting after is flaky,
+/// and the diagnosis says so rather than blaming the working directory.
+#[test]
+fn a_test_that_changes_its_mind_is_called_flaky_not_dependent_on_its_directory() {
+    let case = Case::new();
+    case.file("in.txt", b"a\nb\n");
+    case.file("count", b"0\n");
+    case.script(
+        "t.sh",
+        &format!(
+            "n=$(cat {c}); echo $((n + 1)) > {c}; [ $n -ge 2 ]",
+            c = case.path("count").display()
+        ),
+    );
+    let out = case.run(&["reduce", "-j", "1", "--no-run-dir", "./t.sh", "in.txt"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains("it is flaky"), "{err}");
+    assert!(!err.contains("working directory"), "{err}");
+    assert_eq!(case.read("in.txt"), b"a\nb\n");
+}
+
+/// A relative launcher is taken from the current directory (not the test's), a launcher
+/// that cannot start is named as such, and the diagnosis's command runs the test through it.
+#[test]
+fn a_relative_launcher_is_found_named_and_reproduced() {
+    let case = Case::new();
+    case.file("in.txt", b"keep\ndrop\n");
+    case.script("lok.sh", "exec \"$@\"");
+    case.script("t.sh", "grep -q keep \"$1\"");
+    let out = case.run(&[
+        "reduce",
+        "-j",
+        "1",
+        "--no-run-dir",
+        "--launcher",
+        "./lok.sh",
+        "./t.sh",
+        "in.txt",
+        "-o",
+        "out",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(case.read("out").trim_ascii_end(), b"keep");
+
+    // A launcher that is there but cannot run: the error names the launcher, not the test.
+    case.file("broken.sh", b"#!/no/such/interpreter\n");
+    std::fs::set_permissions(
+        case.path("broken.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let out = case.run(&[
+        "reduce",
+        "-j",
+        "1",
+        "--no-run-dir",
+        "--launcher",
+        "./broken.sh",
+        "./t.sh",
+        "in.txt",
+        "-o",
+        "out",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("launcher"), "{err}");
+    assert!(!err.contains("cannot run the test"), "{err}");
+
+    // The reproduce line of an uninteresting original runs the launcher too.
+    case.script("no.sh", "exit 1");
+    let out = case.run(&[
+        "reduce",
+        "-j",
+        "1",
+        "--no-run-dir",
+        "--launcher",
+        "./lok.sh",
+        "./no.sh",
+        "in.txt",
+        "-o",
+        "out",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let reproduce = err
+        .lines()
+        .find(|l| l.contains("mktemp -d"))
+        .unwrap_or_else(|| panic!("no reproduce line: {err}"));
+    let launcher = case.path("lok.sh");
+    let test = case.path("no.sh");
+    let (l, t) = (
+        reproduce.find(launcher.to_str().unwrap()),
+        reproduce.find(test.to_str().unwrap()),
+    );
+    assert!(l.is_some() && t.is_some() && l < t, "{reproduce}");
+}
