@@ -111,6 +111,7 @@ impl std::str::FromStr for InputMode {
 /// let sig = Signature::new(Some(139), None, Some("Segmentation"), false).unwrap();
 /// assert!(sig.is_set());
 /// assert!(Signature::new(None, Some("("), None, false).is_err());
+/// assert!(Signature::new(Some(999), None, None, false).is_err());
 /// ```
 #[derive(Clone, Debug)]
 pub struct Signature {
@@ -146,6 +147,12 @@ impl Signature {
             })
             .transpose()
         };
+        if let Some(code) = expect_exit.filter(|c| !(0..=255).contains(c)) {
+            return Err(Error::BadOption(format!(
+                "--expect-exit {code} can never match: an exit status is 0 to 255 (a signal \
+                 counts as 128 + its number, e.g. 139 for SIGSEGV)"
+            )));
+        }
         Ok(Signature {
             expect_exit,
             stdout_regex: compile(stdout_regex, "--stdout-regex")?,
