@@ -67,7 +67,7 @@ pub enum Error {
 /// How a run ended, as the end of a sentence whose subject is the test.
 fn how_it_ended(outcome: &Outcome) -> String {
     match (outcome.verdict, outcome.exit_code, outcome.signal) {
-        (crate::Verdict::TimedOut, _, _) => {
+        (crate::oracle::Verdict::TimedOut, _, _) => {
             format!("timed out after {:.1}s", outcome.duration.as_secs_f64())
         }
         (_, Some(code), _) => format!("exited with status {code}"),
