@@ -424,7 +424,7 @@ fn list_passes() {
     }
     out::out("");
     out::out("Strategies (name: what it does; its passes, in order):");
-    for (name, what) in myhill::STRATEGIES {
+    for &myhill::StrategyInfo { name, what, .. } in myhill::STRATEGIES {
         if let Ok(strategy) = myhill::Strategy::named(name) {
             out::out(hanging(&format!("  {name:<18} "), what, width));
             let passes = strategy.schedule().names().join(", ");
@@ -434,7 +434,7 @@ fn list_passes() {
 }
 
 fn strategy_help() -> String {
-    let names: Vec<&str> = myhill::STRATEGIES.iter().map(|(n, _)| *n).collect();
+    let names: Vec<&str> = myhill::STRATEGIES.iter().map(|s| s.name).collect();
     format!(
         "The reduction strategy: a named schedule of passes, one of {}. `myhill --list-passes` \
          says what each does and lists its passes.",

@@ -164,8 +164,8 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
     let mut timers = serde_json::Map::new();
     for (name, figure) in &report.counters {
         match figure {
-            Figure::Count(n) => counters.insert(name.clone(), json!(n)),
-            Figure::Seconds(s) => timers.insert(name.clone(), json!(s)),
+            Figure::Count(n) => counters.insert(name.to_string(), json!(n)),
+            Figure::Seconds(s) => timers.insert(name.to_string(), json!(s)),
         };
     }
     let trace: Vec<Value> = report
