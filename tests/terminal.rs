@@ -231,7 +231,7 @@ fn a_resized_terminal_keeps_one_status_and_the_first_check_claims_nothing() {
         });
         let text = screen.join("\n");
         assert_eq!(
-            rows_with(&screen, " bytes (-").len(),
+            rows_with(&screen, " -> ").len(),
             1,
             "{columns} columns:\n{text}"
         );
