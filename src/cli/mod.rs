@@ -15,6 +15,7 @@ mod stats;
 mod terminal;
 mod ui;
 
+use clap::builder::TypedValueParser as _;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use exit::Fail;
 use myhill::{Granularity, InputMode};
@@ -67,7 +68,16 @@ pub enum Command {
         Exit codes: 0 found (or a range of candidates when skips hide the change), 2 usage or \
         setup error, 3 the first item is not good or the last not bad, 4 the test is flaky.\n\n\
         Examples:\n  myhill bisect versions.txt ./still-broken.sh\n  \
-        myhill bisect --git v1.0 HEAD './build-and-test.sh'"
+        myhill bisect --git v1.0 HEAD './build-and-test.sh'",
+        mut_arg("expect_exit", |a| a
+            .help("Only a run that exits with this status counts as bad: 0 to 255, a signal counting as 128 + its number")
+            .help_heading("What counts as bad")),
+        mut_arg("stdout_regex", |a| a
+            .help("Only a run whose stdout matches this regular expression counts as bad")
+            .help_heading("What counts as bad")),
+        mut_arg("stderr_regex", |a| a
+            .help("Only a run whose stderr matches this regular expression counts as bad")
+            .help_heading("What counts as bad"))
     )]
     Bisect(BisectArgs),
     /// Certify that FILE is 1-minimal (no unit can be deleted) or interval-minimal.
@@ -109,7 +119,7 @@ pub struct CheckArgs {
     pub t: TestArgs,
 
     /// The units a deletion removes: bytes, lines or tokens.
-    #[arg(long, default_value = "bytes", value_name = "UNITS")]
+    #[arg(long, default_value = "bytes", value_name = "UNITS", value_parser = units(), hide_possible_values = true)]
     pub units: Granularity,
 
     /// Certify interval-minimality: no contiguous run of units can be deleted.
@@ -139,7 +149,7 @@ pub struct CompareArgs {
     pub plot: Option<PathBuf>,
 
     /// The units of the minimality checks of each result.
-    #[arg(long, default_value = "tokens", value_name = "UNITS")]
+    #[arg(long, default_value = "tokens", value_name = "UNITS", value_parser = units(), hide_possible_values = true)]
     pub check_units: Granularity,
 
     /// Check 1-minimality only for results of at most this many units.
@@ -189,20 +199,22 @@ pub struct BisectArgs {
 /// The failure's signature: when given, all must hold (and exit status 0 is not required).
 #[derive(Args, Debug, Clone)]
 pub struct SignatureArgs {
-    /// Only a run that exits with this status counts (as interesting; for bisect, as bad).
+    /// Only a run that exits with this status counts as interesting: 0 to 255, a signal
+    /// counting as 128 + its number.
     #[arg(
         help_heading = "What counts as interesting",
         long,
         value_name = "CODE",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(i32).range(0..=255)
     )]
     pub expect_exit: Option<i32>,
 
-    /// Only a run whose stdout matches this regular expression counts.
+    /// Only a run whose stdout matches this regular expression counts as interesting.
     #[arg(help_heading = "What counts as interesting", long, value_name = "RE")]
     pub stdout_regex: Option<String>,
 
-    /// Only a run whose stderr matches this regular expression counts.
+    /// Only a run whose stderr matches this regular expression counts as interesting.
     #[arg(help_heading = "What counts as interesting", long, value_name = "RE")]
     pub stderr_regex: Option<String>,
 }
@@ -249,7 +261,10 @@ pub struct TestArgs {
         help_heading = "Running the test",
         long,
         default_value = "all",
-        value_name = "MODE"
+        value_name = "MODE",
+        value_parser = clap::builder::PossibleValuesParser::new(["arg", "stdin", "file", "all"])
+            .try_map(|mode| mode.parse::<InputMode>()),
+        hide_possible_values = true
     )]
     pub input_mode: InputMode,
 
@@ -300,17 +315,17 @@ pub struct ReduceArgs {
     pub output: Option<PathBuf>,
 
     /// The reduction strategy (see the list below: `myhill reduce --help`).
-    #[arg(help_heading = "Choosing passes", long, default_value = "default", value_name = "NAME", long_help = strategy_help())]
+    #[arg(help_heading = "Choosing passes", long, default_value = "default", value_name = "NAME", long_help = strategy_help(), value_parser = Offered(strategy_names), hide_possible_values = true)]
     pub strategy: String,
 
     /// The units the strategy deletes: bytes, lines or tokens (default: lines, then tokens,
     /// then bytes).
-    #[arg(help_heading = "Choosing passes", long, value_name = "UNITS")]
+    #[arg(help_heading = "Choosing passes", long, value_name = "UNITS", value_parser = units(), hide_possible_values = true)]
     pub units: Option<Granularity>,
 
     /// Run exactly these passes, in this order, to a fixpoint, instead of a strategy (names
     /// from `myhill --list-passes`, comma-separated).
-    #[arg(help_heading = "Choosing passes", long, value_name = "A,B,...", value_delimiter = ',', conflicts_with_all = ["strategy", "units"])]
+    #[arg(help_heading = "Choosing passes", long, value_name = "A,B,...", value_delimiter = ',', conflicts_with_all = ["strategy", "units"], value_parser = Offered(pass_names), hide_possible_values = true)]
     pub passes: Option<Vec<String>>,
 
     /// Leave this pass out of the schedule (repeat it, or give several comma-separated).
@@ -318,7 +333,9 @@ pub struct ReduceArgs {
         help_heading = "Choosing passes",
         long,
         value_name = "NAME",
-        value_delimiter = ','
+        value_delimiter = ',',
+        value_parser = Offered(pass_names),
+        hide_possible_values = true
     )]
     pub skip_pass: Vec<String>,
 
@@ -337,6 +354,10 @@ pub struct ReduceArgs {
     /// fewest tests. Try N = -j when tests are slow and jobs plentiful.
     #[arg(help_heading = "Running the test", long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub batch: u16,
+
+    /// In the summary, list every pass (those that ran no test too) and the passes' counters.
+    #[arg(help_heading = "Output", short, long)]
+    pub verbose: bool,
 
     /// Write the run's figures as JSON to PATH.
     #[arg(help_heading = "Output", long, value_name = "PATH")]
@@ -369,14 +390,72 @@ pub struct ReduceArgs {
     pub resume: Option<PathBuf>,
 
     /// Keep each candidate on which the test exits with CODE in the run directory's
-    /// also-interesting/ folder (at most 1000 of them): other bugs met on the way.
+    /// also-interesting/ folder (at most 1000 of them): other bugs met on the way. CODE is
+    /// 0 to 255, a signal counting as 128 + its number.
     #[arg(
         help_heading = "The run directory",
         long,
         value_name = "CODE",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(i32).range(0..=255)
     )]
     pub also_interesting: Option<i32>,
+}
+
+/// The units a deletion can remove, offered to shell completion and listed on a bad value.
+fn units() -> impl clap::builder::TypedValueParser<Value = Granularity> {
+    use clap::builder::PossibleValue;
+    clap::builder::PossibleValuesParser::new([
+        PossibleValue::new("bytes").alias("byte").alias("chars"),
+        PossibleValue::new("lines").alias("line"),
+        PossibleValue::new("tokens").alias("token"),
+    ])
+    .try_map(|units| units.parse::<Granularity>())
+}
+
+/// A name taken as given (the library says what is wrong with an unknown one, and what the
+/// names are), while shell completion offers the names the function lists.
+#[derive(Clone)]
+struct Offered(fn() -> Vec<&'static str>);
+
+impl clap::builder::TypedValueParser for Offered {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(command, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            (self.0)()
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
+fn strategy_names() -> Vec<&'static str> {
+    myhill::STRATEGIES.iter().map(|s| s.name).collect()
+}
+
+/// The passes' names, made once for the life of the process (clap keeps static names).
+fn pass_names() -> Vec<&'static str> {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            myhill::passes()
+                .into_iter()
+                .map(|(name, _)| &*Box::leak(name.into_boxed_str()))
+                .collect()
+        })
+        .clone()
 }
 
 /// `text` after `head`, wrapped to `width` with every following line indented to where the
@@ -402,9 +481,11 @@ fn hanging(head: &str, text: &str, width: usize) -> String {
 }
 
 /// Prints every pass and what it does, then each strategy: what it does and its passes.
-/// Wrapped to the terminal's width; piped, each entry stays on one line for grep.
+/// Wrapped to 80 columns (fewer on a narrower terminal), each entry's text indented under
+/// its own column so a name stays at the start of its line for grep.
 fn list_passes() {
-    let width = terminal::stdout_width().map_or(usize::MAX, |w| w.saturating_sub(1).max(40));
+    // At most 80 columns, piped too, so the list reads well anywhere.
+    let width = terminal::stdout_width().map_or(80, |w| w.saturating_sub(1).clamp(40, 80));
     out::out("Passes (name: what it does):");
     for (name, what) in myhill::passes() {
         out::out(hanging(&format!("  {name:<24} "), &what, width));
