@@ -52,9 +52,12 @@ impl Oracle for Counting {
     }
 }
 
+/// Verdicts and re-run verdicts, by content key (and re-run number).
+type Kept = (HashMap<u128, Verdict>, HashMap<(u128, u32), Verdict>);
+
 /// Verdicts kept in memory, shared between a run and its resumption.
 #[derive(Clone, Default)]
-struct Memory(Arc<Mutex<(HashMap<u128, Verdict>, HashMap<(u128, u32), Verdict>)>>);
+struct Memory(Arc<Mutex<Kept>>);
 
 impl VerdictStore for Memory {
     fn recall(&self, key: u128) -> Option<Verdict> {
