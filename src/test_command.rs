@@ -295,6 +295,17 @@ impl TestSpec {
     /// is looked up on `PATH`. Arguments naming files in the current directory are made
     /// absolute for the same reason.
     pub fn parse(command_line: &str, file_name: &str) -> Result<TestSpec, Error> {
+        let cwd = std::env::current_dir().map_err(|e| Error::Io {
+            what: "read the current directory",
+            path: ".".into(),
+            source: e,
+        })?;
+        TestSpec::parse_in(command_line, file_name, &cwd)
+    }
+
+    /// [`TestSpec::parse`] with relative paths taken from `cwd` rather than the current
+    /// directory (a resumed run's test, given where the run began).
+    pub fn parse_in(command_line: &str, file_name: &str, cwd: &Path) -> Result<TestSpec, Error> {
         let words = shlex::split(command_line).ok_or_else(|| {
             Error::BadTest(format!(
                 "cannot split the test command {command_line:?}: check its quotes"
@@ -305,11 +316,6 @@ impl TestSpec {
                 "the test command is empty: give a script or program, e.g. ./test.sh".into(),
             ));
         };
-        let cwd = std::env::current_dir().map_err(|e| Error::Io {
-            what: "read the current directory",
-            path: ".".into(),
-            source: e,
-        })?;
         // Joined and with its `.` parts dropped: `./t.sh` becomes `/dir/t.sh`.
         let local: PathBuf = cwd.join(program).components().collect();
         let resolved = if program.contains('/') || (!local.is_dir() && local.exists()) {
