@@ -74,7 +74,9 @@ mod units;
 
 pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
-pub use command::{DEFAULT_GRACE, Ended, HURRIED_GRACE, Process, Run, RunError, run};
+pub use command::{
+    DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, run, stop_orphans,
+};
 pub use dfa::{DfaOptions, Finish};
 pub use driver::{Driver, shortlex_less};
 pub use error::Error;

@@ -18,8 +18,8 @@
 //! println!("{:?} in {:?}", out.verdict, out.duration);
 //! ```
 //!
-//! Limits: Unix only. A test that leaves its process group (`setsid`) escapes the signals. A
-//! signal that ends the test counts as exit status 128 + the signal for `expect_exit`, as a
+//! Limits: Unix only. What a test starts in a session of its own (`setsid`) is stopped when
+//! the test ends on Linux only (see [`crate::command`]). A signal that ends the test counts as exit status 128 + the signal for `expect_exit`, as a
 //! shell reports it.
 
 use crate::capture::{Scan, StreamRegex, scan};
