@@ -1123,6 +1123,14 @@ mod tests {
             bests.iter().map(|b| b.to_vec()).collect::<Vec<_>>()
         );
         assert_eq!(std::fs::read(path.join("best")).unwrap(), b"");
+        // Locked while in use.
+        let Err(busy) = RunDir::open(&path) else {
+            panic!("a run in use was opened again");
+        };
+        assert!(busy.to_string().contains("in use"), "{busy}");
+        assert!(run_in_use(&path));
+        drop(run);
+        assert!(!run_in_use(&path));
         let (mut again, info) = RunDir::open(&path).unwrap();
         assert_eq!(info.best_size, Some(0));
         assert_eq!(info.test, 7);
