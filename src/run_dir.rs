@@ -36,6 +36,7 @@
 //! reduction.set_store(run.verdicts().unwrap());
 //! reduction.on_event(move |e| { run.record(e); });
 //! let finished = reduction.run(&mut Strategy::named("default").unwrap().schedule()).unwrap();
+//! drop(reduction); // and with it the directory's lock
 //! let (_, info) = RunDir::open(&dir.path().join("run")).unwrap();
 //! assert_eq!(info.best_size, Some(finished.best.len()));
 //! ```

@@ -423,7 +423,8 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         })?;
     }
     keeper.borrow_mut().path = Some(out_path.clone());
-    record.output = Some(out_path.clone());
+    // As the user named it (the stats file's readers compare it with what they gave).
+    record.output = Some(args.output.clone().unwrap_or(session.input_path.clone()));
     let finished = reduction.run(&mut schedule);
     if finished.is_err() {
         record.report = Some(reduction.report());
