@@ -16,6 +16,7 @@ mod stats;
 mod terminal;
 mod ui;
 
+use clap::builder::TypedValueParser as _;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use exit::Fail;
 use myhill::{Granularity, InputMode};
@@ -154,7 +155,7 @@ pub struct CheckArgs {
     pub t: TestArgs,
 
     /// The units a deletion removes: bytes, lines or tokens.
-    #[arg(long, default_value = "bytes", value_name = "UNITS")]
+    #[arg(long, default_value = "bytes", value_name = "UNITS", value_parser = units(), hide_possible_values = true)]
     pub units: Granularity,
 
     /// Certify interval-minimality: no contiguous run of units can be deleted.
@@ -184,7 +185,7 @@ pub struct CompareArgs {
     pub plot: Option<PathBuf>,
 
     /// The units of the minimality checks of each result.
-    #[arg(long, default_value = "tokens", value_name = "UNITS")]
+    #[arg(long, default_value = "tokens", value_name = "UNITS", value_parser = units(), hide_possible_values = true)]
     pub check_units: Granularity,
 
     /// Check 1-minimality only for results of at most this many units.
@@ -296,7 +297,10 @@ pub struct TestArgs {
         help_heading = "Running the test",
         long,
         default_value = "all",
-        value_name = "MODE"
+        value_name = "MODE",
+        value_parser = clap::builder::PossibleValuesParser::new(["arg", "stdin", "file", "all"])
+            .try_map(|mode| mode.parse::<InputMode>()),
+        hide_possible_values = true
     )]
     pub input_mode: InputMode,
 
@@ -347,17 +351,17 @@ pub struct ReduceArgs {
     pub output: Option<PathBuf>,
 
     /// The reduction strategy (see the list below: `myhill reduce --help`).
-    #[arg(help_heading = "Choosing passes", long, default_value = "default", value_name = "NAME", long_help = strategy_help())]
+    #[arg(help_heading = "Choosing passes", long, default_value = "default", value_name = "NAME", long_help = strategy_help(), value_parser = Offered(strategy_names), hide_possible_values = true)]
     pub strategy: String,
 
     /// The units the strategy deletes: bytes, lines or tokens (default: lines, then tokens,
     /// then bytes).
-    #[arg(help_heading = "Choosing passes", long, value_name = "UNITS")]
+    #[arg(help_heading = "Choosing passes", long, value_name = "UNITS", value_parser = units(), hide_possible_values = true)]
     pub units: Option<Granularity>,
 
     /// Run exactly these passes, in this order, to a fixpoint, instead of a strategy (names
     /// from `myhill --list-passes`, comma-separated).
-    #[arg(help_heading = "Choosing passes", long, value_name = "A,B,...", value_delimiter = ',', conflicts_with_all = ["strategy", "units"])]
+    #[arg(help_heading = "Choosing passes", long, value_name = "A,B,...", value_delimiter = ',', conflicts_with_all = ["strategy", "units"], value_parser = Offered(pass_names), hide_possible_values = true)]
     pub passes: Option<Vec<String>>,
 
     /// Leave this pass out of the schedule (repeat it, or give several comma-separated).
@@ -365,7 +369,9 @@ pub struct ReduceArgs {
         help_heading = "Choosing passes",
         long,
         value_name = "NAME",
-        value_delimiter = ','
+        value_delimiter = ',',
+        value_parser = Offered(pass_names),
+        hide_possible_values = true
     )]
     pub skip_pass: Vec<String>,
 
@@ -384,6 +390,10 @@ pub struct ReduceArgs {
     /// fewest tests. Try N = -j when tests are slow and jobs plentiful.
     #[arg(help_heading = "Running the test", long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub batch: u16,
+
+    /// In the summary, list every pass (those that ran no test too) and the passes' counters.
+    #[arg(help_heading = "Output", short, long)]
+    pub verbose: bool,
 
     /// Write the run's figures as JSON to PATH.
     #[arg(help_heading = "Output", long, value_name = "PATH")]
@@ -429,6 +439,62 @@ pub struct ReduceArgs {
     pub also_interesting: Option<i32>,
 }
 
+/// The units a deletion can remove, offered to shell completion and listed on a bad value.
+fn units() -> impl clap::builder::TypedValueParser<Value = Granularity> {
+    use clap::builder::PossibleValue;
+    clap::builder::PossibleValuesParser::new([
+        PossibleValue::new("bytes").alias("byte").alias("chars"),
+        PossibleValue::new("lines").alias("line"),
+        PossibleValue::new("tokens").alias("token"),
+    ])
+    .try_map(|units| units.parse::<Granularity>())
+}
+
+/// A name taken as given (the library says what is wrong with an unknown one, and what the
+/// names are), while shell completion offers the names the function lists.
+#[derive(Clone)]
+struct Offered(fn() -> Vec<&'static str>);
+
+impl clap::builder::TypedValueParser for Offered {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(command, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            (self.0)()
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
+fn strategy_names() -> Vec<&'static str> {
+    myhill::STRATEGIES.iter().map(|s| s.name).collect()
+}
+
+/// The passes' names, made once for the life of the process (clap keeps static names).
+fn pass_names() -> Vec<&'static str> {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            myhill::passes()
+                .into_iter()
+                .map(|(name, _)| &*Box::leak(name.into_boxed_str()))
+                .collect()
+        })
+        .clone()
+}
+
 /// `text` after `head`, wrapped to `width` with every following line indented to where the
 /// text began, so the names stay in a column of their own.
 fn hanging(head: &str, text: &str, width: usize) -> String {
@@ -452,9 +518,11 @@ fn hanging(head: &str, text: &str, width: usize) -> String {
 }
 
 /// Prints every pass and what it does, then each strategy: what it does and its passes.
-/// Wrapped to the terminal's width; piped, each entry stays on one line for grep.
+/// Wrapped to 80 columns (fewer on a narrower terminal), each entry's text indented under
+/// its own column so a name stays at the start of its line for grep.
 fn list_passes() {
-    let width = terminal::stdout_width().map_or(usize::MAX, |w| w.saturating_sub(1).max(40));
+    // At most 80 columns, piped too, so the list reads well anywhere.
+    let width = terminal::stdout_width().map_or(80, |w| w.saturating_sub(1).clamp(40, 80));
     out::out("Passes (name: what it does):");
     for (name, what) in myhill::passes() {
         out::out(hanging(&format!("  {name:<24} "), &what, width));

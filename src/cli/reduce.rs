@@ -559,7 +559,7 @@ fn finish(
         record.ended = Some(Ended::Trivial);
     }
     if !args.t.quiet {
-        out::err_raw(summary(report));
+        out::err_raw(summary(report, args.verbose));
         out::err(format!("myhill: result written to {}", out_path.display()));
     }
 
