@@ -198,6 +198,7 @@ overlaid! {
     "stats_json" => stats_json;
     "allow_trivial" => allow_trivial;
     "also_interesting" => also_interesting;
+    "verbose" => verbose;
 }
 
 /// The passes to run: `--passes`, else the strategy, without those `--skip-pass` names.
