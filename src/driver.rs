@@ -4,8 +4,12 @@
 //! [`Driver::try_candidates`] (whole byte strings) or [`Driver::run_policy`] (the seed reduce
 //! loop: a policy proposes deltas over a cut of the best, `config - delta` is rendered and
 //! tested). Both go through the [`crate::Evaluator`]; the first interesting candidate in
-//! proposal order that is shortlex-smaller than the best is accepted. A [`crate::Reduction`]
-//! owns a driver for the whole lifecycle of a run; used alone, a driver is the seeds' bare loop.
+//! proposal order that is shortlex-smaller than the best is accepted. A pass that tests a
+//! batch whole gets a [`Witness`] per interesting candidate from [`Driver::test_batch`] and
+//! hands the one it chose to [`Driver::accept`]; it can read [`Driver::cached`] verdicts, ask
+//! for a [`Driver::certify`] and count typed [`crate::Counter`]s, but never reaches the
+//! evaluator or the oracle. A [`crate::Reduction`] owns a driver for the whole lifecycle of a
+//! run; used alone, a driver is the seeds' bare loop.
 //!
 //! ```
 //! use myhill::{DDMin, Driver, EvalOptions, FnOracle, Granularity, Policy, Units};
