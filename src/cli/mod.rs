@@ -10,16 +10,16 @@ mod exit;
 mod files;
 mod out;
 mod reduce;
+mod runs;
 mod session;
 mod stats;
 mod terminal;
 mod ui;
 
 use clap::builder::TypedValueParser as _;
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use exit::Fail;
 use myhill::{Granularity, InputMode};
-use std::ffi::OsString;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -56,7 +56,11 @@ pub enum Command {
         best so far is on disk).\n\n\
         Example:\n  myhill reduce ./still-crashes.sh crash.c\n  \
         myhill reduce --expect-exit 139 ./prog input.bin   (139 = 128 + SIGSEGV)",
-        mut_arg("input", |a| a.help("The file to reduce: in place (the original is kept as INPUT.orig) unless -o is given"))
+        mut_arg("input", |a| a.help("The file to reduce: in place (the original is kept as INPUT.orig) unless -o is given")
+            .index(2).required(false).required_unless_present("resume").conflicts_with("resume").default_value(".").hide_default_value(true)),
+        // With --resume, TEST and INPUT come from the run directory; the hidden defaults are
+        // never used otherwise.
+        mut_arg("test", |a| a.index(1).required(false).required_unless_present("resume").conflicts_with("resume").default_value("").hide_default_value(true))
     )]
     Reduce(ReduceArgs),
     /// Find the first bad item in an ordered list of versions (or a git range).
@@ -91,6 +95,20 @@ pub enum Command {
     /// Run several strategies from the same input and compare tests, sizes and minimality.
     #[command(mut_arg("input", |a| a.help("The file every strategy starts from (it is never changed)")))]
     Compare(CompareArgs),
+    /// List or remove the kept run directories.
+    #[command(
+        after_help = "Each run of `myhill reduce` keeps a run directory (the original, the best, \
+        every step, a log of every test, the verdict cache) so it can be resumed. Unless --run-dir \
+        is given, they go under $XDG_STATE_HOME/myhill/runs (or ~/.local/state/myhill/runs); a new \
+        run removes the ones there that are not among the newest 20 and have not changed for 14 \
+        days.\n\n\
+        Examples:\n  myhill runs list\n  myhill runs remove 20261203-071234-in.txt-1a2b\n  \
+        myhill runs remove --finished"
+    )]
+    Runs {
+        #[command(subcommand)]
+        action: RunsAction,
+    },
     /// Print a shell completion script: bash, zsh, fish, elvish or powershell.
     #[command(
         after_help = "Examples:\n  myhill completions bash > ~/.local/share/bash-completion/completions/myhill\n  \
@@ -108,8 +126,26 @@ pub enum Command {
     )]
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["reduce", "bisect", "check", "compare", "completions"])]
+        #[arg(value_parser = ["reduce", "bisect", "check", "compare", "runs", "completions"])]
         subcommand: Option<String>,
+    },
+}
+
+/// What `myhill runs` does.
+#[derive(Subcommand, Debug, Clone)]
+pub enum RunsAction {
+    /// List the run directories, newest first: when each began, how it stands, its input and
+    /// output, the best's size, and the space it takes.
+    List,
+    /// Remove run directories: named ones (a name from `myhill runs list`, or a path), or
+    /// with --finished every finished one. A run in use is never removed.
+    Remove {
+        /// The runs to remove.
+        #[arg(value_name = "RUN", required_unless_present = "finished")]
+        runs: Vec<PathBuf>,
+        /// Remove every run that reduced to the end.
+        #[arg(long)]
+        finished: bool,
     },
 }
 
@@ -368,9 +404,10 @@ pub struct ReduceArgs {
     #[arg(help_heading = "Limits", long)]
     pub allow_trivial: bool,
 
-    /// Keep the run (original, best, steps, a log of every test, the verdict cache) in DIR
-    /// (default: a new directory under $XDG_STATE_HOME/myhill/runs or
-    /// ~/.local/state/myhill/runs, printed at the start).
+    /// Keep the run (original, best, steps, a log of every test, the verdict cache) in DIR, a
+    /// new or empty directory (default: a new directory under $XDG_STATE_HOME/myhill/runs or
+    /// ~/.local/state/myhill/runs, printed at the start; a new run there removes those not
+    /// among the newest 20 and unchanged for 14 days; see `myhill runs`).
     #[arg(
         help_heading = "The run directory",
         long,
@@ -385,7 +422,7 @@ pub struct ReduceArgs {
 
     /// Continue the run kept in DIR (killed, interrupted or stopped by --max-tests) with the
     /// same test and options; TEST and INPUT are taken from it. Verdicts on disk are not
-    /// tested again. Options given here (such as -j) replace the stored ones.
+    /// tested again. Options given here (such as -j or -o) replace the stored ones.
     #[arg(help_heading = "The run directory", long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
 
@@ -510,73 +547,34 @@ fn strategy_help() -> String {
     )
 }
 
-/// The binary's whole work: parses the command line (with a resumed run's stored arguments
-/// put back, see [`with_resumed_args`]), runs it, and returns the exit code.
+/// The binary's whole work: parses the command line, runs it, and returns the exit code.
 pub fn main() -> i32 {
-    match with_resumed_args(std::env::args_os().collect()) {
-        Ok(args) => run(Cli::parse_from(args)),
-        Err(fail) => {
-            out::err(format!("myhill: {}", fail.message));
-            fail.exit.code()
-        }
+    let matches = Cli::command().get_matches();
+    match Cli::from_arg_matches(&matches) {
+        Ok(cli) => run(cli, &matches),
+        Err(e) => e.exit(),
     }
 }
 
-/// `myhill reduce --resume DIR [OPTIONS]` becomes the run's own `reduce` arguments followed by
-/// OPTIONS (which replace stored ones) and `--resume DIR`, taken from the directory the run
-/// began in (so its relative paths mean what they meant). Any other command line is unchanged.
-fn with_resumed_args(args: Vec<OsString>) -> Result<Vec<OsString>, Fail> {
-    if args.get(1).is_none_or(|a| a != "reduce") {
-        return Ok(args);
-    }
-    let mut dir = None;
-    let mut rest = Vec::new();
-    let mut words = args[2..].iter();
-    while let Some(word) = words.next() {
-        if word == "--resume" {
-            dir = words.next().cloned();
-            if dir.is_none() {
-                return Ok(args);
-            }
-        } else if let Some(v) = word.to_str().and_then(|w| w.strip_prefix("--resume=")) {
-            dir = Some(v.into());
-        } else {
-            rest.push(word.clone());
-        }
-    }
-    let Some(dir) = dir else {
-        return Ok(args);
-    };
-    let dir = std::path::absolute(PathBuf::from(&dir)).unwrap_or_else(|_| PathBuf::from(&dir));
-    let (_, info) = myhill::RunDir::open(&dir)?;
-    std::env::set_current_dir(&info.cwd).map_err(|e| {
-        Fail::usage(format!(
-            "cannot go back to {}, where the run began: {e}",
-            info.cwd.display()
-        ))
-    })?;
-    let mut out = vec![args[0].clone(), "reduce".into()];
-    out.extend(info.args.iter().map(OsString::from));
-    out.extend(rest);
-    out.push("--resume".into());
-    out.push(dir.into());
-    Ok(out)
-}
-
-/// Runs the parsed command and returns the process's exit code.
-pub fn run(cli: Cli) -> i32 {
+/// Runs the parsed command and returns the process's exit code; `matches` say which
+/// options were given on the command line (a resumed run takes the others from its directory).
+pub fn run(cli: Cli, matches: &clap::ArgMatches) -> i32 {
     let result = match cli.command {
         _ if cli.list_passes => {
             list_passes();
             Ok(exit::Exit::Ok)
         }
         None => Err(Fail::usage(
-            "give a subcommand (reduce, check, compare, bisect, completions, man) or --list-passes; see myhill --help",
+            "give a subcommand (reduce, check, compare, bisect, runs, completions, man) or --list-passes; see myhill --help",
         )),
-        Some(Command::Reduce(args)) => reduce::run(args),
+        Some(Command::Reduce(args)) => match matches.subcommand_matches("reduce") {
+            Some(given) => reduce::run(args, given),
+            None => Err(Fail::usage("reduce: no arguments")),
+        },
         Some(Command::Bisect(args)) => bisect::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Runs { action }) => runs::run(action),
         Some(Command::Completions { shell }) => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "myhill", &mut out);
