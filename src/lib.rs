@@ -76,7 +76,7 @@ pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
 pub use command::{DEFAULT_GRACE, Ended, HURRIED_GRACE, Process, Run, RunError, run};
 pub use dfa::{DfaOptions, Finish};
-pub use driver::{Driver, shortlex_less};
+pub use driver::{Driver, SweepMode, shortlex_less};
 pub use error::Error;
 pub use eval::{EvalOptions, Evaluator, VerdictStore, content_key};
 pub use idset::{IdSet, RankIndex};
