@@ -43,7 +43,7 @@ use crate::driver::Driver;
 use crate::error::Error;
 use crate::eval::{EvalOptions, VerdictStore};
 use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
-use crate::report::{Event, Report, Stop};
+use crate::report::{Counter, Event, Report, Stop};
 use crate::schedule::{PassRun, Planner, Schedule, Thoroughness};
 use crate::units::{Granularity, Units};
 use std::sync::Arc;
@@ -326,10 +326,10 @@ impl<'o> Reduction<'o> {
                     let round = planner.round().clone();
                     let full = round.order.len() == n;
                     if !full {
-                        self.driver.count("restricted_rounds", 1);
+                        self.driver.count(Counter::RestrictedRounds, 1);
                     }
                     if round.thoroughness == Thoroughness::Complete && schedule.to_fixpoint {
-                        self.driver.count("complete_rounds", 1);
+                        self.driver.count(Counter::CompleteRounds, 1);
                     }
                     self.driver.set_sweep_mode(round.thoroughness.sweep_mode());
                     let before = self.driver.best_shared();
@@ -451,7 +451,7 @@ impl<'o> Reduction<'o> {
             return Ok(());
         }
         self.rollbacks += 1;
-        self.driver.count("flaky_rollbacks", 1);
+        self.driver.count(Counter::FlakyRollbacks, 1);
         self.driver.evaluator().distrust();
         self.driver.roll_back_to(self.verified.clone());
         Ok(())
@@ -469,7 +469,7 @@ impl<'o> Reduction<'o> {
             return Ok(());
         }
         self.rollbacks += 1;
-        self.driver.count("flaky_rollbacks", 1);
+        self.driver.count(Counter::FlakyRollbacks, 1);
         self.driver.evaluator().distrust();
         self.driver.roll_back_to(self.verified.clone());
         Ok(())

@@ -2,8 +2,8 @@
 //! changed, and the complete round at the end of a reduction still tests everything.
 
 use myhill::{
-    Driver, EvalOptions, FnOracle, Pass, ReduceOptions, Reduction, Schedule, ShortIntervals,
-    SweepMode, schedule_of,
+    Counter, Driver, EvalOptions, FnOracle, Pass, ReduceOptions, Reduction, Schedule,
+    ShortIntervals, SweepMode, schedule_of,
 };
 use std::sync::Mutex;
 
@@ -84,10 +84,10 @@ fn the_complete_round_finds_what_a_change_far_away_made_possible() {
     assert_eq!(best.trim_end(), words.join(" "));
     // The guarantee of the fixpoint holds: no deletion of 1 to 8 tokens is interesting.
     assert!(token_deletions(&best).iter().all(|c| !interesting(c)));
-    let count = |name: &str| match finished.report.counters.get(name) {
+    let count = |counter| match finished.report.counters.get(&counter) {
         Some(myhill::Figure::Count(n)) => *n,
         _ => 0,
     };
-    assert!(count("sweep_candidates_remembered") > 0);
-    assert!(count("complete_rounds") >= 1);
+    assert!(count(Counter::SweepRemembered) > 0);
+    assert!(count(Counter::CompleteRounds) >= 1);
 }

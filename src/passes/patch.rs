@@ -21,7 +21,7 @@
 //! candidate; patches never insert at a position without replacing something.
 
 use crate::driver::Driver;
-use crate::report::Stop;
+use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 
 /// A byte range of the snapshot, `start..end`, replaced by `with`, or, when `adjust` is set,
@@ -286,9 +286,9 @@ impl Memory {
     }
 
     fn give_back(self, driver: &mut Driver, stopped_early: bool) {
-        driver.count("sweep_candidates_remembered", self.skipped);
+        driver.count(Counter::SweepRemembered, self.skipped);
         if stopped_early {
-            driver.count("sweep_patience_stops", 1);
+            driver.count(Counter::SweepPatienceStops, 1);
             driver.note_cut_short();
         }
         driver.keep_failures(self.failed);
@@ -327,7 +327,7 @@ fn sweep_one_by_one(
     memory: &mut Memory,
 ) -> Result<(usize, bool), Stop> {
     let snapshot = driver.best_shared();
-    let meter = driver.evaluator().meter();
+    let meter = driver.meter();
     let total = candidates.len() as u64;
     let patience = memory.mode.patience.unwrap_or(usize::MAX);
     let mut accepted: Vec<Cut> = Vec::new();
@@ -427,14 +427,13 @@ fn sweep_batched(
         if batch.is_empty() {
             return Ok((successes, out_of_patience));
         }
-        let verdicts = driver.test_batch(&bytes)?;
-        let wins: Vec<usize> = (0..batch.len()).filter(|&i| verdicts[i]).collect();
-        memory.failed.extend(
-            keys.iter()
-                .zip(&verdicts)
-                .filter(|&(_, &v)| !v)
-                .map(|(&key, _)| key),
-        );
+        let mut verdicts = driver.test_batch(&bytes)?;
+        let wins: Vec<usize> = (0..batch.len())
+            .filter(|&i| verdicts[i].is_some())
+            .collect();
+        for (&key, _) in keys.iter().zip(&verdicts).filter(|(_, v)| v.is_none()) {
+            memory.failed.insert(key);
+        }
         let Some(&first) = wins.first() else {
             failures_in_a_row += batch.len();
             next = k;
@@ -453,16 +452,16 @@ fn sweep_batched(
         if included > 1
             && let Some(b) = render(&snapshot, &merged)
             && crate::driver::shortlex_less(&b, &bytes[first])
-            && driver.test_batch(std::slice::from_ref(&b))?[0]
+            && let Some(witness) = driver.test_batch(std::slice::from_ref(&b))?.pop().flatten()
         {
-            driver.accept_tested(b);
+            driver.accept(witness);
             accepted = merged;
             successes += included;
             next = k;
             continue;
         }
         let first_index = batch[first].0;
-        driver.accept_tested(bytes.swap_remove(first));
+        driver.accept(verdicts[first].take().expect("a success"));
         accepted = batch.swap_remove(first).1;
         successes += 1;
         // With other successes that did not merge, go on right after the first, so they are
