@@ -21,13 +21,14 @@
 //! current best, so the best never grows and every schedule terminates. The only other change
 //! of the best is a rollback by the reduction to a result that passed before.
 
-use crate::eval::{EvalOptions, Evaluator};
+use crate::certify::{Certificate, Minimality, certify};
+use crate::eval::{EvalOptions, Evaluator, Meter};
 use crate::idset::IdSet;
-use crate::oracle::Oracle;
+use crate::oracle::{Oracle, Verdict};
 use crate::policy::Policy;
-use crate::report::{Event, Figure, PassStats, Report, Stop};
+use crate::report::{Counter, Event, Figure, Fold, PassStats, Report, Stop};
 use crate::units::Units;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -41,8 +42,40 @@ pub struct Driver<'o> {
     /// The pass being run, with when it started and the test counters at its start.
     current: Option<(usize, Instant, u64, u64)>,
     started: Instant,
-    counters: BTreeMap<String, Figure>,
+    counters: BTreeMap<Counter, Figure>,
     trace: Vec<(u64, usize)>,
+    /// When each entry of `trace` happened, since the start.
+    trace_times: Vec<Duration>,
+    sweep_mode: SweepMode,
+    /// Per pass, the keys of the sweep candidates that failed (see [`SweepMode::remember`]).
+    failures: HashMap<String, HashSet<u64>>,
+    /// Whether a sweep stopped for lack of patience since this was last taken.
+    cut_short: bool,
+}
+
+/// How the sweeps of patches (the passes that try every candidate of a list) spend their tests
+/// in a round; the reduction sets it for each round, and the default is a plain sweep.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SweepMode {
+    /// Skip a candidate that already failed in the same context: the same edit with the same
+    /// bytes around it (it may have failed on another input, whose other parts differ).
+    pub remember: bool,
+    /// End a sweep after this many tests in a row that found nothing.
+    pub patience: Option<usize>,
+}
+
+/// Bytes the driver tested and found interesting (in a batch): only the driver makes one, so a
+/// pass can accept a candidate only through [`Driver::accept`], never bytes it judged itself.
+#[derive(Debug)]
+pub struct Witness {
+    bytes: Vec<u8>,
+}
+
+impl Witness {
+    /// The bytes found interesting.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
 }
 
 /// Whether `a` comes before `b` in shortlex order: shorter first, then bytewise.
@@ -57,12 +90,49 @@ impl<'o> Driver<'o> {
             eval: Evaluator::new(oracle, options),
             initial_len: input.len(),
             trace: vec![(0, input.len())],
+            trace_times: vec![Duration::ZERO],
             best: Arc::new(input),
             passes: Vec::new(),
             current: None,
             started: Instant::now(),
             counters: BTreeMap::new(),
+            sweep_mode: SweepMode::default(),
+            failures: HashMap::new(),
+            cut_short: false,
         }
+    }
+
+    /// How sweeps run now.
+    pub fn sweep_mode(&self) -> SweepMode {
+        self.sweep_mode
+    }
+
+    /// Sets how sweeps run from now on.
+    pub fn set_sweep_mode(&mut self, mode: SweepMode) {
+        self.sweep_mode = mode;
+    }
+
+    /// The keys of the candidates the running pass's sweeps saw fail, taken out; give them
+    /// back with [`Driver::keep_failures`].
+    pub(crate) fn take_failures(&mut self) -> HashSet<u64> {
+        let name = self.current_name();
+        self.failures.remove(&name).unwrap_or_default()
+    }
+
+    /// Notes that a sweep stopped for lack of patience.
+    pub(crate) fn note_cut_short(&mut self) {
+        self.cut_short = true;
+    }
+
+    /// Whether a sweep stopped for lack of patience since the last call.
+    pub(crate) fn take_cut_short(&mut self) -> bool {
+        std::mem::take(&mut self.cut_short)
+    }
+
+    /// Stores the running pass's failures (see [`Driver::take_failures`]).
+    pub(crate) fn keep_failures(&mut self, failures: HashSet<u64>) {
+        let name = self.current_name();
+        self.failures.insert(name, failures);
     }
 
     /// The smallest interesting input so far.
@@ -75,8 +145,9 @@ impl<'o> Driver<'o> {
         self.best.clone()
     }
 
-    /// The evaluation path (its cache, for passes that seed what they learn from it).
-    pub fn evaluator(&mut self) -> &mut Evaluator<'o> {
+    /// The evaluation path, for the [`crate::Reduction`] that owns this driver (its first
+    /// check, re-runs, store and events). Passes never see it: they get the methods below.
+    pub(crate) fn evaluator(&mut self) -> &mut Evaluator<'o> {
         &mut self.eval
     }
 
@@ -90,68 +161,65 @@ impl<'o> Driver<'o> {
         self.eval.options().batch.max(1)
     }
 
-    /// The verdicts of a batch of candidates, all tested (see [`Evaluator::test_all`]);
-    /// nothing is accepted. A pass then accepts one with [`Driver::accept_tested`].
-    pub(crate) fn test_batch(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<bool>, Stop> {
-        Ok(self
-            .eval
-            .test_all(candidates)?
-            .into_iter()
-            .map(|v| v.is_interesting())
+    /// A verdict already committed for exactly these bytes, if the cache holds one (free: no
+    /// test, no count).
+    pub fn cached(&self, bytes: &[u8]) -> Option<Verdict> {
+        self.eval.cached(bytes)
+    }
+
+    /// Certifies the current best cut into `units` (see [`certify`]); nothing is accepted,
+    /// a deletion found is handed back for [`Driver::try_candidates`].
+    pub fn certify(&mut self, units: &Units, property: Minimality) -> Result<Certificate, Stop> {
+        certify(&mut self.eval, units, property)
+    }
+
+    /// The running pass's progress meter, for proposals to set while they are pulled.
+    pub(crate) fn meter(&self) -> Meter {
+        self.eval.meter()
+    }
+
+    /// Tests a batch of candidates, all of them (see [`Evaluator::test_all`]), and returns a
+    /// [`Witness`] for each interesting one; nothing is accepted. A pass then hands the one it
+    /// chose to [`Driver::accept`].
+    pub fn test_batch(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<Option<Witness>>, Stop> {
+        let verdicts = self.eval.test_all(candidates)?;
+        Ok(candidates
+            .iter()
+            .zip(verdicts)
+            .map(|(c, v)| v.is_interesting().then(|| Witness { bytes: c.clone() }))
             .collect())
     }
 
-    /// Accepts `bytes`, which a batch found interesting and which is shortlex-smaller than
-    /// the best (checked).
-    pub(crate) fn accept_tested(&mut self, bytes: Vec<u8>) {
-        assert!(
-            shortlex_less(&bytes, &self.best),
-            "a batch winner must be smaller than the best"
-        );
-        self.accept(bytes);
+    /// Accepts what `witness` vouches for if it is shortlex-smaller than the best; whether it
+    /// was.
+    pub fn accept(&mut self, witness: Witness) -> bool {
+        if !shortlex_less(&witness.bytes, &self.best) {
+            return false;
+        }
+        self.take(witness.bytes);
+        true
     }
 
-    /// Adds `by` to a named count of the report.
-    pub fn count(&mut self, name: &str, by: u64) {
-        let entry = self
-            .counters
-            .entry(name.to_string())
-            .or_insert(Figure::Count(0));
+    /// Adds `value` to `counter` (or raises it to `value`, as the counter folds).
+    pub fn count(&mut self, counter: Counter, value: u64) {
+        let entry = self.counters.entry(counter).or_insert(Figure::Count(0));
         if let Figure::Count(n) = entry {
-            *n += by;
+            *n = match counter.fold() {
+                Fold::Max | Fold::MaxSeconds => (*n).max(value),
+                Fold::Sum | Fold::SumSeconds => *n + value,
+            };
         }
     }
 
-    /// Raises a named count of the report to at least `value`.
-    pub fn count_max(&mut self, name: &str, value: u64) {
-        let entry = self
-            .counters
-            .entry(name.to_string())
-            .or_insert(Figure::Count(0));
-        if let Figure::Count(n) = entry {
-            *n = (*n).max(value);
-        }
-    }
-
-    /// Adds `time` to a named time of the report.
-    pub fn add_time(&mut self, name: &str, time: Duration) {
-        let entry = self
-            .counters
-            .entry(name.to_string())
-            .or_insert(Figure::Seconds(0.0));
+    /// Adds `time` to `counter` (or raises it to `time`, as the counter folds).
+    pub fn time(&mut self, counter: Counter, time: Duration) {
+        let entry = self.counters.entry(counter).or_insert(Figure::Seconds(0.0));
         if let Figure::Seconds(s) = entry {
-            *s += time.as_secs_f64();
-        }
-    }
-
-    /// Raises a named time of the report to at least `time`.
-    pub fn max_time(&mut self, name: &str, time: Duration) {
-        let entry = self
-            .counters
-            .entry(name.to_string())
-            .or_insert(Figure::Seconds(0.0));
-        if let Figure::Seconds(s) = entry {
-            *s = s.max(time.as_secs_f64());
+            let t = time.as_secs_f64();
+            *s = match counter.fold() {
+                Fold::Max | Fold::MaxSeconds => s.max(t),
+                Fold::Sum | Fold::SumSeconds => *s + t,
+            };
         }
     }
 
@@ -203,7 +271,8 @@ impl<'o> Driver<'o> {
             .unwrap_or_else(|| "reduce".to_string())
     }
 
-    fn accept(&mut self, bytes: Vec<u8>) {
+    /// The one change of the best by a pass: `bytes`, tested interesting and shortlex-smaller.
+    fn take(&mut self, bytes: Vec<u8>) {
         debug_assert!(shortlex_less(&bytes, &self.best));
         let removed = self.best.len().saturating_sub(bytes.len()) as u64;
         self.best = Arc::new(bytes);
@@ -214,6 +283,7 @@ impl<'o> Driver<'o> {
         }
         let tests = self.eval.stats().tests_run;
         self.trace.push((tests, self.best.len()));
+        self.trace_times.push(self.started.elapsed());
         let best = self.best.clone();
         self.eval.emit(&Event::Reduced {
             pass: &name,
@@ -227,6 +297,9 @@ impl<'o> Driver<'o> {
         self.best = bytes;
         self.trace
             .push((self.eval.stats().tests_run, self.best.len()));
+        self.trace_times.push(self.started.elapsed());
+        // What failed was judged by a test that proved flaky.
+        self.failures.clear();
         let best = self.best.clone();
         self.eval.emit(&Event::RolledBack { bytes: &best });
     }
@@ -249,7 +322,7 @@ impl<'o> Driver<'o> {
         };
         match self.eval.first_interesting(&mut filtered)? {
             Some((bytes, payload)) => {
-                self.accept(bytes);
+                self.take(bytes);
                 Ok(Some(payload))
             }
             None => Ok(None),
@@ -312,11 +385,12 @@ impl<'o> Driver<'o> {
         Report {
             initial_bytes: self.initial_len,
             final_bytes: self.best.len(),
-            eval: self.eval.stats().clone(),
+            eval: self.eval.final_stats(),
             passes: self.passes.clone(),
             wall: self.started.elapsed(),
             jobs: self.eval.jobs(),
             trace: self.trace.clone(),
+            trace_times: self.trace_times.clone(),
             counters: self.counters.clone(),
             ..Report::default()
         }

@@ -41,10 +41,10 @@
 use crate::certify::{Certificate, Minimality, certify};
 use crate::driver::Driver;
 use crate::error::Error;
-use crate::eval::{EvalOptions, VerdictStore};
-use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
-use crate::report::{Event, Report, Stop};
-use crate::schedule::Schedule;
+use crate::eval::{EvalOptions, Rerun, VerdictStore};
+use crate::oracle::{Control, Oracle, Outcome, Verdict};
+use crate::report::{Counter, Event, Events, Report, Stop};
+use crate::schedule::{PassRun, Planner, Schedule, Thoroughness};
 use crate::units::{Granularity, Units};
 use std::sync::Arc;
 use std::time::Instant;
@@ -113,19 +113,11 @@ impl Finished {
 /// and a test that still fools that is beyond what re-runs can fix.
 const MAX_ROLLBACKS: u64 = 3;
 
-/// A re-run of a pass's best whose verdict is taken when the next pass ends (with batches),
-/// and the test already running it in the background, if one is.
-struct Deferred<'s> {
-    best: Arc<Vec<u8>>,
-    running: Option<(
-        std::thread::ScopedJoinHandle<'s, Result<Outcome, OracleError>>,
-        Cancel,
-    )>,
-}
-
 /// One reduction of one input; see the module doc.
 pub struct Reduction<'o> {
     driver: Driver<'o>,
+    /// The run's one event stream; the driver and its evaluator report to it.
+    events: Events<'o>,
     options: ReduceOptions,
     /// The last result that passed a re-run (at first the original, once checked).
     verified: Arc<Vec<u8>>,
@@ -146,8 +138,11 @@ impl<'o> Reduction<'o> {
             window_bytes: options.window_bytes.unwrap_or((64 << 20).max(input.len())),
             batch: options.batch.max(1),
         };
-        let driver = Driver::new(input, oracle, eval);
+        let mut driver = Driver::new(input, oracle, eval);
+        let events = Events::default();
+        driver.evaluator().set_events(events.clone());
         Reduction {
+            events,
             verified: driver.best_shared(),
             driver,
             options,
@@ -160,7 +155,7 @@ impl<'o> Reduction<'o> {
 
     /// Sends every [`Event`] to `f`.
     pub fn on_event(&mut self, f: impl FnMut(&Event) + 'o) {
-        self.driver.evaluator().set_sink(f);
+        self.events.listen(f);
     }
 
     /// Consults and feeds `store` for every test (a run directory's verdict cache): a
@@ -190,7 +185,7 @@ impl<'o> Reduction<'o> {
     pub fn reuse_first_check(&mut self, outcomes: &[Outcome]) -> Result<(), Error> {
         let eval = self.driver.evaluator();
         if let Some(first) = outcomes.first() {
-            eval.oracle().calibrate(first);
+            eval.calibrate(first);
         }
         for o in outcomes {
             eval.count_external(&self.verified, o.verdict);
@@ -226,14 +221,14 @@ impl<'o> Reduction<'o> {
             let outcomes = eval
                 .run_verbose_all(&original, runs as usize)
                 .map_err(stop)?;
-            eval.oracle().calibrate(&outcomes[0]);
+            eval.calibrate(&outcomes[0]);
             outcomes
         } else {
             let mut outcomes = Vec::new();
             for k in 0..runs {
                 let outcome = eval.run_verbose(&original).map_err(stop)?;
                 if k == 0 {
-                    eval.oracle().calibrate(&outcome);
+                    eval.calibrate(&outcome);
                 }
                 let hangs = outcome.verdict == Verdict::TimedOut;
                 outcomes.push(outcome);
@@ -271,9 +266,7 @@ impl<'o> Reduction<'o> {
     pub fn run(&mut self, schedule: &mut Schedule) -> Result<Finished, Error> {
         self.check_original()?;
         let (bytes, jobs) = (self.driver.best().len(), self.driver.jobs());
-        self.driver
-            .evaluator()
-            .emit(&Event::Started { bytes, jobs });
+        self.events.emit(&Event::Started { bytes, jobs });
         let verify = self.options.verify;
         if verify && self.options.max_tests.is_some() {
             self.driver.evaluator().set_reserve(1);
@@ -294,16 +287,17 @@ impl<'o> Reduction<'o> {
             best: self.driver.best().to_vec(),
             report,
         };
-        self.driver.evaluator().emit(&Event::Finished {
+        self.events.emit(&Event::Finished {
             best: &finished.best,
             report: &finished.report,
         });
         Ok(finished)
     }
 
-    /// Runs rounds of the schedule. A round after one that changed the best runs only the
-    /// passes that changed it then; when such a round changes nothing, the next runs every
-    /// pass again, and a full round that changes nothing (and skipped no pass) ends the run.
+    /// Runs rounds of the schedule as the [`Planner`] plans them: after a round that changed
+    /// the best, only the passes that changed it; the passes by what they paid per test; sweeps
+    /// patient and remembering what failed until a round changes nothing, then a complete round,
+    /// which ends the run if it changes nothing (and skipped no pass).
     ///
     /// The best is re-run after each pass that changed it. With batches, that re-run goes on
     /// beside the next passes (started at once when several jobs are allowed: one test more
@@ -311,34 +305,43 @@ impl<'o> Reduction<'o> {
     /// best ends, or when the rounds end, so a re-run costs no wave of its own; the decision
     /// falls at the same point whatever the jobs, so the result does not depend on them.
     fn run_rounds(&mut self, schedule: &mut Schedule) -> Result<(), Stop> {
-        let oracle = self.driver.evaluator().oracle();
         let control = self.options.control.clone();
         let defer = self.options.batch > 1;
         let background = self.options.jobs > 1;
         let look_ahead = defer && background;
         std::thread::scope(|scope| {
-            let mut deferred: Option<Deferred> = None;
+            let mut deferred: Option<Rerun> = None;
             let result = (|| -> Result<(), Stop> {
                 let n = schedule.passes.len();
-                // Which passes the next round runs; every one at first.
-                let mut chosen = vec![true; n];
+                let mut planner = Planner::new(n, schedule.to_fixpoint);
                 loop {
-                    let full = chosen.iter().all(|&c| c);
+                    let round = planner.round().clone();
+                    let full = round.order.len() == n;
+                    if !full {
+                        self.driver.count(Counter::RestrictedRounds, 1);
+                    }
+                    if round.thoroughness == Thoroughness::Complete && schedule.to_fixpoint {
+                        self.driver.count(Counter::CompleteRounds, 1);
+                    }
+                    self.driver.set_sweep_mode(round.thoroughness.sweep_mode());
                     let before = self.driver.best_shared();
                     let rollbacks = self.rollbacks;
                     let mut paid = vec![false; n];
                     let mut skipped_any = false;
-                    for i in 0..n {
-                        if !chosen[i] {
-                            continue;
-                        }
+                    for (at, &i) in round.order.iter().enumerate() {
                         let start = self.driver.best_shared();
                         if look_ahead {
                             let window = self.driver.evaluator().options().window_bytes;
-                            let (round, options) = ((&chosen[..], &paid[..]), &self.options);
-                            let next = lookahead(schedule, i, round, &start, options, window);
+                            let upcoming: Vec<usize> = round.order[at + 1..]
+                                .iter()
+                                .chain(round.order[..at].iter().filter(|&&j| paid[j]))
+                                .copied()
+                                .collect();
+                            let next =
+                                lookahead(schedule, &upcoming, &start, &self.options, window);
                             self.driver.evaluator().set_lookahead(next);
                         }
+                        let tests_before = self.driver.evaluator().stats().tests_run;
                         let pass = &mut schedule.passes[i];
                         let name = pass.name();
                         self.driver.begin_pass(&name);
@@ -346,6 +349,12 @@ impl<'o> Reduction<'o> {
                         self.driver.evaluator().set_lookahead(Vec::new());
                         let skipped = result == Err(Stop::SkipPass);
                         self.driver.end_pass(skipped);
+                        let run = PassRun {
+                            tests: self.driver.evaluator().stats().tests_run - tests_before,
+                            removed: start.len().saturating_sub(self.driver.best().len()) as u64,
+                            cut_short: self.driver.take_cut_short(),
+                        };
+                        planner.record(i, run);
                         match result {
                             Err(Stop::SkipPass) => {
                                 control.take_skip();
@@ -369,18 +378,15 @@ impl<'o> Reduction<'o> {
                         }
                         let best = self.driver.best_shared();
                         if best != self.verified && self.rollbacks < MAX_ROLLBACKS {
-                            let running = background.then(|| {
-                                let cancel = Cancel::child_of(&control);
-                                let (c, b) = (cancel.clone(), best.clone());
-                                (scope.spawn(move || oracle.test(&b, &c)), cancel)
-                            });
-                            deferred = Some(Deferred { best, running });
+                            let scope = background.then_some(scope);
+                            deferred = Some(self.driver.evaluator().start_rerun(scope, best));
                         }
                     }
                     let mut settled_back = false;
                     let ending = !schedule.to_fixpoint
                         || (self.driver.best() == before.as_slice()
                             && full
+                            && round.thoroughness == Thoroughness::Complete
                             && !skipped_any
                             && self.rollbacks == rollbacks);
                     if ending && let Some(d) = deferred.take() {
@@ -388,29 +394,15 @@ impl<'o> Reduction<'o> {
                         self.settle(d)?;
                         settled_back = self.rollbacks != at;
                     }
-                    if !schedule.to_fixpoint {
+                    let changed = self.driver.best() != before.as_slice();
+                    let interrupted = skipped_any || self.rollbacks != rollbacks || settled_back;
+                    if !planner.end_round(changed, interrupted) {
                         return Ok(());
                     }
-                    let changed = self.driver.best() != before.as_slice();
-                    chosen = if self.rollbacks != rollbacks || settled_back {
-                        // What the round found was built on luck: everything again.
-                        vec![true; n]
-                    } else if changed && paid.iter().any(|&p| p) {
-                        self.driver.count("restricted_rounds", 1);
-                        paid
-                    } else if full && !skipped_any {
-                        return Ok(());
-                    } else {
-                        vec![true; n]
-                    };
                 }
             })();
-            if let Some(Deferred {
-                running: Some((_, cancel)),
-                ..
-            }) = &deferred
-            {
-                cancel.cancel();
+            if let Some(d) = deferred {
+                self.driver.evaluator().abandon_rerun(d);
             }
             result
         })
@@ -418,32 +410,16 @@ impl<'o> Reduction<'o> {
 
     /// Takes the verdict of a deferred re-run (running it now if it did not start) and rolls
     /// back if it failed, as [`Reduction::verify_best`] does.
-    fn settle(&mut self, deferred: Deferred) -> Result<(), Stop> {
+    fn settle(&mut self, deferred: Rerun) -> Result<(), Stop> {
         self.verify_runs += 1;
-        let Deferred { best, running } = deferred;
-        let cancel = running.as_ref().map(|(_, c)| c.clone());
-        let verdict = self
-            .driver
-            .evaluator()
-            .rerun_with(&best, |oracle, cancel| match running {
-                Some((handle, _)) => handle.join().unwrap_or(Err(OracleError::Cancelled)),
-                None => oracle.test(&best, cancel),
-            });
-        let verdict = match verdict {
-            Ok(v) => v,
-            Err(stop) => {
-                if let Some(c) = cancel {
-                    c.cancel();
-                }
-                return Err(stop);
-            }
-        };
+        let best = deferred.bytes().clone();
+        let verdict = self.driver.evaluator().finish_rerun(deferred)?;
         if verdict.is_interesting() {
             self.verified = best;
             return Ok(());
         }
         self.rollbacks += 1;
-        self.driver.count("flaky_rollbacks", 1);
+        self.driver.count(Counter::FlakyRollbacks, 1);
         self.driver.evaluator().distrust();
         self.driver.roll_back_to(self.verified.clone());
         Ok(())
@@ -461,7 +437,7 @@ impl<'o> Reduction<'o> {
             return Ok(());
         }
         self.rollbacks += 1;
-        self.driver.count("flaky_rollbacks", 1);
+        self.driver.count(Counter::FlakyRollbacks, 1);
         self.driver.evaluator().distrust();
         self.driver.roll_back_to(self.verified.clone());
         Ok(())
@@ -494,15 +470,14 @@ impl<'o> Reduction<'o> {
     }
 }
 
-/// What the passes after pass `i` will test first on `best`, if none of them changes it: the
-/// rest of this round, then the next round's passes (those that paid so far in this one).
-/// At most `jobs` candidates (more could not run beside the last wave of pass `i`), and none
-/// when a preview (a batch of copies of the best) would not fit in `window` bytes, the bound
-/// on candidates held for speculation.
+/// What the `upcoming` passes will test first on `best`, if none of them changes it: the rest
+/// of this round, then what the next round will likely run (those that paid so far in this
+/// one). At most `jobs` candidates (more could not run beside the last wave of the running
+/// pass), and none when a preview (a batch of copies of the best) would not fit in `window`
+/// bytes, the bound on candidates held for speculation.
 fn lookahead(
     schedule: &Schedule,
-    i: usize,
-    (chosen, paid): (&[bool], &[bool]),
+    upcoming: &[usize],
     best: &[u8],
     options: &ReduceOptions,
     window: usize,
@@ -510,10 +485,8 @@ fn lookahead(
     if best.len().saturating_mul(options.batch.max(options.jobs)) > window {
         return Vec::new();
     }
-    let this_round = (i + 1..chosen.len()).filter(|&j| chosen[j]);
-    let next_round = (0..i).filter(|&j| paid[j]);
     let mut out = Vec::new();
-    for j in this_round.chain(next_round) {
+    for &j in upcoming {
         if out.len() >= options.jobs {
             break;
         }
@@ -539,13 +512,13 @@ mod tests {
             batch: 4,
             ..ReduceOptions::default()
         };
-        let round = (&[true; 3][..], &[false; 3][..]);
+        let round = [1, 2];
         // Before squeeze: split/lines' first batch (4 chunks), then split/tokens' (4 more).
-        let next = lookahead(&schedule, 0, round, &best, &options, 1 << 20);
+        let next = lookahead(&schedule, &round, &best, &options, 1 << 20);
         assert_eq!(next.len(), 8);
         assert!(next.iter().all(|c| c.len() < best.len()));
         // A batch of copies of the best would not fit: nothing is looked ahead to.
         let small = best.len() * 4 - 1;
-        assert!(lookahead(&schedule, 0, round, &best, &options, small).is_empty());
+        assert!(lookahead(&schedule, &round, &best, &options, small).is_empty());
     }
 }

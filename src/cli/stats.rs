@@ -98,10 +98,40 @@ fn path(p: &Option<PathBuf>) -> Value {
         .map_or(Value::Null, |p| json!(p.display().to_string()))
 }
 
+/// Refuses a `--stats-json` path the file could not be written to, before the run rather
+/// than after it: a directory, or a file in a directory that does not exist.
+pub fn check_path(path: &Path) -> Result<(), Fail> {
+    if path.is_dir() {
+        return Err(Fail::usage(format!(
+            "--stats-json {}: is a directory; give a file name",
+            path.display()
+        )));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(Fail::usage(format!(
+            "--stats-json {}: the directory {} does not exist; make it first",
+            path.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
+}
+
 /// The file's content for a run of `reduce` that ended with `result`.
 pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, Fail>) -> Value {
     let (exit, message) = match result {
-        Ok(exit) => (*exit, None),
+        // A test that could no longer run ends a reduction without a failure: say why.
+        Ok(exit) => (
+            *exit,
+            match record.report.as_ref().and_then(|r| r.stopped.as_ref()) {
+                Some(Stop::Oracle(why)) => Some(why.clone()),
+                _ => None,
+            },
+        ),
         Err(fail) => (fail.exit, Some(fail.message.clone())),
     };
     let ended = record
@@ -126,6 +156,8 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
                 "cache_hits": p.cache_hits,
                 "successes": p.successes,
                 "bytes_removed": p.bytes_removed,
+                "tests_per_byte": (p.bytes_removed > 0)
+                    .then(|| p.tests as f64 / p.bytes_removed as f64),
                 "seconds": p.time.as_secs_f64(),
             })
         })
@@ -134,15 +166,22 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
     let mut timers = serde_json::Map::new();
     for (name, figure) in &report.counters {
         match figure {
-            Figure::Count(n) => counters.insert(name.clone(), json!(n)),
-            Figure::Seconds(s) => timers.insert(name.clone(), json!(s)),
+            Figure::Count(n) => counters.insert(name.to_string(), json!(n)),
+            Figure::Seconds(s) => timers.insert(name.to_string(), json!(s)),
         };
     }
     let trace: Vec<Value> = report
         .trace
         .iter()
-        .map(|&(tests, bytes)| json!({ "tests": tests, "bytes": bytes }))
+        .zip(report.trace_times.iter().map(Some).chain(std::iter::repeat(None)))
+        .map(|(&(tests, bytes), at)| {
+            json!({ "tests": tests, "bytes": bytes, "seconds": at.map(|t| t.as_secs_f64()) })
+        })
         .collect();
+    let reached = |share: f64| match report.reached(share) {
+        Some((tests, at)) => json!({ "tests": tests, "seconds": at.as_secs_f64() }),
+        None => Value::Null,
+    };
     let command_line: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
@@ -180,6 +219,8 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
         "wall_seconds": report.wall.as_secs_f64(),
         "busy_share": super::ui::busy_share(report),
         "trace": trace,
+        "reached_90": reached(0.9),
+        "reached_99": reached(0.99),
         "passes": passes,
         "counters": counters,
         "timers": timers,
