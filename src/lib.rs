@@ -84,8 +84,8 @@ pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
     DfaPass, Expressions, Gated, Hoist, Hollow, Integers, LengthAware, LowerBytes, Needs, Round,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TreePass,
-    TreeStrategy, UnitPass, is_text, squeeze,
+    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks,
+    TreePass, TreeStrategy, UnitPass, is_text, squeeze,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,

@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 16);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 17);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -23,8 +23,8 @@ use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
     DfaPass, Expressions, Gated, Hoist, Hollow, Integers, LengthAware, LowerBytes, Needs,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TreePass,
-    TreeStrategy, UnitPass,
+    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks,
+    TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{BinarySplit, ComplementDDMin, DDMin, PolicyFactory, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -35,7 +35,7 @@ use std::sync::Arc;
 pub const STRATEGIES: &[(&str, &str)] = &[
     (
         "default",
-        "on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        "on a large input runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
     ),
     (
         "classic",
@@ -89,6 +89,10 @@ pub const STRATEGIES: &[(&str, &str)] = &[
 pub fn passes() -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     let mut add = |name: &str, what: &str| out.push((name.to_string(), what.to_string()));
+    add(
+        "chunks/forms",
+        "delete runs of top-level forms (declarations, items, lines; blocks of bytes on binary input), back to front, halving the run from the whole input down to one form",
+    );
     add(
         "length-aware",
         "binary input: infer a record layout from the bytes, delete records and cut values, fixing every enclosing length field",
@@ -182,6 +186,7 @@ pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
             .join(", "),
     };
     let fixed: Option<Box<dyn Pass>> = match name {
+        "chunks/forms" => Some(Box::new(TopChunks::new(0))),
         "length-aware" => Some(Box::new(LengthAware::default())),
         "hollow" => Some(Box::new(Hollow)),
         "hoist" => Some(Box::new(Hoist)),
@@ -276,6 +281,7 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
     use Granularity::*;
     vec![
         Box::new(DfaPass::probe(Bytes, PROBE_BYTES).with_max_alphabet(PROBE_ALPHABET)),
+        Box::new(TopChunks::new(TopChunks::LARGE)),
         gated(LengthAware::default(), Needs::Binary),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
