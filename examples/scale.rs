@@ -120,6 +120,9 @@ fn peak_rss_mib() -> f64 {
 fn schedule(args: &[String]) {
     let mut sizes: Vec<f64> = Vec::new();
     let mut max_tests = 300u64;
+    // From what size the chunk pass runs (None: the default schedule's own threshold;
+    // usize::MAX: never).
+    let mut chunks_from: Option<usize> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--max-tests" {
@@ -127,6 +130,13 @@ fn schedule(args: &[String]) {
                 .next()
                 .and_then(|n| n.parse().ok())
                 .expect("a number of tests");
+        } else if a == "--chunks-from" {
+            let n = it.next().expect("a size in bytes, or never");
+            chunks_from = Some(if n == "never" {
+                usize::MAX
+            } else {
+                n.parse().expect("a size in bytes")
+            });
         } else {
             sizes.push(a.parse().expect("a size in MB"));
         }

@@ -41,7 +41,7 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
             .collect(),
         None => myhill::STRATEGIES
             .iter()
-            .map(|(n, _)| n.to_string())
+            .map(|s| s.name.to_string())
             .collect(),
     };
     let strategies = names

@@ -412,7 +412,6 @@ impl Pass for TopChunks {
         if n < 2 {
             return Ok(());
         }
-        driver.count_max("chunk_forms", n as u64);
         let mut k = n;
         // The last sweep's run length: a whole run that short was tried whole then, and is
         // not tried again.

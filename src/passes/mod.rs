@@ -2,6 +2,7 @@
 //!
 //! - [`TopChunks`]: deletes long runs of top-level forms, from halves down, on large inputs.
 //! - [`UnitPass`]: a policy over lines, tokens or bytes.
+//! - [`Partition`]: binary splitting over lines, tokens or bytes, by partition when the run batches.
 //! - [`TreePass`]: HDD, Perses or T-PDD over a tree inferred from the bytes.
 //! - [`SqueezeWhitespace`]: one candidate with every whitespace run shortened.
 //! - [`ShortenIdentifiers`]: one candidate per identifier, renamed to the shortest free name.
@@ -32,6 +33,7 @@ mod integers;
 mod intervals;
 mod literals;
 mod lower;
+mod partition;
 mod patch;
 mod records;
 mod rename;
@@ -51,6 +53,7 @@ pub use integers::Integers;
 pub use intervals::ShortIntervals;
 pub use literals::ShortenLiterals;
 pub use lower::LowerBytes;
+pub use partition::Partition;
 pub use records::LengthAware;
 pub use rename::{Round, ShortenIdentifiers};
 pub use siblings::SiblingRuns;
