@@ -78,7 +78,7 @@ pub use command::{
     DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, run, stop_orphans,
 };
 pub use dfa::{DfaOptions, Finish};
-pub use driver::{Driver, Witness, shortlex_less};
+pub use driver::{Driver, SweepMode, Witness, shortlex_less};
 pub use error::Error;
 pub use eval::{EvalOptions, Evaluator, VerdictStore, content_key};
 pub use idset::{IdSet, RankIndex};
