@@ -1,11 +1,11 @@
 //! `myhill reduce`: where the result goes, the reduction's events on screen and on disk, the summary.
 
 use super::ReduceArgs;
-use super::exit::{Exit, Fail};
+use super::exit::{Ended, Exit, Fail};
 use super::files::{keep_original, mode_of, protect_output, resolve_output, write_atomic};
 use super::out;
 use super::session::{Extras, Session};
-use super::stats::{self, Ended, Record};
+use super::stats::{self, Record};
 use super::ui::{Setup, Ui, summary};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
@@ -369,9 +369,7 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
             // A failed check is not kept by the reduction, but every test so far was part of it.
             report.first_check_runs = report.eval.tests_run;
             record.report = Some(report);
-            if matches!(e, myhill::Error::Hangs(_)) {
-                record.ended = Some(Ended::Hangs);
-            }
+            record.ended = Some(Ended::of_error(&e));
             return Err(session.explain(e));
         }
     };
@@ -549,15 +547,10 @@ fn finish(
     mode: Option<u32>,
 ) -> Result<Exit, Fail> {
     let report = &finished.report;
-    let mut exit = match &report.stopped {
-        None | Some(Stop::Budget) | Some(Stop::SkipPass) => Exit::Ok,
-        Some(Stop::Interrupted) => Exit::Interrupted,
-        Some(Stop::Oracle(_)) => Exit::Usage,
-    };
-    let trivial = finished.is_trivial() && !args.allow_trivial && exit == Exit::Ok;
+    let mut ended = Ended::of_stop(report.stopped.as_ref());
+    let trivial = finished.is_trivial() && !args.allow_trivial && ended.exit() == Exit::Ok;
     if trivial {
-        exit = Exit::Trivial;
-        record.ended = Some(Ended::Trivial);
+        ended = Ended::Trivial;
     }
     if !args.t.quiet {
         out::err_raw(summary(report, args.verbose));
@@ -603,7 +596,8 @@ fn finish(
             ))
         })?;
     }
-    Ok(exit)
+    record.ended = Some(ended);
+    Ok(ended.exit())
 }
 
 /// Where a new run's directory goes: `--run-dir`, none with `--no-run-dir`, else a fresh one
