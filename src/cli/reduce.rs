@@ -277,45 +277,8 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     let mut schedule = schedule(args)?;
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
-    let run_path = match &resumed {
-        Some(r) => Some(r.run.path().to_path_buf()),
-        None => new_run_path(args)?,
-    };
-    if args.also_interesting.is_some() && run_path.is_none() {
-        return Err(Fail::usage(
-            "--also-interesting keeps candidates in the run directory: leave out --no-run-dir, \
-             or give --run-dir DIR",
-        ));
-    }
-    let extras = Extras {
-        original: match &resumed {
-            Some(r) => Some(r.run.original()?),
-            None => None,
-        },
-        also_interesting: args
-            .also_interesting
-            .zip(run_path.as_ref().map(|p| p.join("also-interesting"))),
-        test_dir: resumed.as_ref().map(|r| r.cwd.clone()),
-    };
-    let mut session = Session::open_with(&args.t, extras)?;
+    let (mut session, run_path, out_path) = open(args, resumed.as_ref())?;
     let identity = session.oracle.spec().identity();
-    if let Some(r) = &resumed
-        && r.run.info().test != identity
-    {
-        let run = &r.run;
-        return Err(Fail::usage(format!(
-            "the test changed since the run in {} began (its command, its script, a file it \
-             names or a signature option): the verdicts kept there would not hold. Start a new \
-             run from its best, under the input's own name: cp {} {} && myhill reduce TEST {2}",
-            run.path().display(),
-            run.path().join("best").display(),
-            best_copy_name(&args.t.input).display()
-        )));
-    }
-    let out_path = output_path(args, &session, run_path.as_deref())?;
-    if let Some(r) = &resumed {
-        check_untouched(&r.run, args, &out_path)?;
-    }
     record.jobs = Some(session.jobs);
     let mode = mode_of(&session.input_path).or_else(|| mode_of(&out_path));
     let options = ReduceOptions {
@@ -514,6 +477,55 @@ impl Placing<'_> {
         }
         Ok(backup)
     }
+}
+
+/// Reads the input (a resumed run's original from its directory) and resolves the test, the
+/// run directory's path and where the result goes; refuses, before any test, what would lose
+/// work or could not be resumed.
+fn open(
+    args: &ReduceArgs,
+    resumed: Option<&Resumed>,
+) -> Result<(Session, Option<PathBuf>, PathBuf), Fail> {
+    let run_path = match &resumed {
+        Some(r) => Some(r.run.path().to_path_buf()),
+        None => new_run_path(args)?,
+    };
+    if args.also_interesting.is_some() && run_path.is_none() {
+        return Err(Fail::usage(
+            "--also-interesting keeps candidates in the run directory: leave out --no-run-dir, \
+             or give --run-dir DIR",
+        ));
+    }
+    let extras = Extras {
+        original: match &resumed {
+            Some(r) => Some(r.run.original()?),
+            None => None,
+        },
+        also_interesting: args
+            .also_interesting
+            .zip(run_path.as_ref().map(|p| p.join("also-interesting"))),
+        test_dir: resumed.map(|r| r.cwd.clone()),
+    };
+    let session = Session::open_with(&args.t, extras)?;
+    let identity = session.oracle.spec().identity();
+    if let Some(r) = &resumed
+        && r.run.info().test != identity
+    {
+        let run = &r.run;
+        return Err(Fail::usage(format!(
+            "the test changed since the run in {} began (its command, its script, a file it \
+             names or a signature option): the verdicts kept there would not hold. Start a new \
+             run from its best, under the input's own name: cp {} {} && myhill reduce TEST {2}",
+            run.path().display(),
+            run.path().join("best").display(),
+            best_copy_name(&args.t.input).display()
+        )));
+    }
+    let out_path = output_path(args, &session, run_path.as_deref())?;
+    if let Some(r) = &resumed {
+        check_untouched(&r.run, args, &out_path)?;
+    }
+    Ok((session, run_path, out_path))
 }
 
 /// Where the result goes, through any symbolic link: `-o`, else INPUT itself. Refused before
