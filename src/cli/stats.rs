@@ -95,6 +95,8 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
                 "cache_hits": p.cache_hits,
                 "successes": p.successes,
                 "bytes_removed": p.bytes_removed,
+                "tests_per_byte": (p.bytes_removed > 0)
+                    .then(|| p.tests as f64 / p.bytes_removed as f64),
                 "seconds": p.time.as_secs_f64(),
             })
         })
@@ -110,8 +112,15 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
     let trace: Vec<Value> = report
         .trace
         .iter()
-        .map(|&(tests, bytes)| json!({ "tests": tests, "bytes": bytes }))
+        .zip(report.trace_times.iter().map(Some).chain(std::iter::repeat(None)))
+        .map(|(&(tests, bytes), at)| {
+            json!({ "tests": tests, "bytes": bytes, "seconds": at.map(|t| t.as_secs_f64()) })
+        })
         .collect();
+    let reached = |share: f64| match report.reached(share) {
+        Some((tests, at)) => json!({ "tests": tests, "seconds": at.as_secs_f64() }),
+        None => Value::Null,
+    };
     let command_line: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
@@ -149,6 +158,8 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
         "wall_seconds": report.wall.as_secs_f64(),
         "busy_share": super::ui::busy_share(report),
         "trace": trace,
+        "reached_90": reached(0.9),
+        "reached_99": reached(0.99),
         "passes": passes,
         "counters": counters,
         "timers": timers,
