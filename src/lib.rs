@@ -87,7 +87,7 @@ pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output
 pub use passes::{
     DfaPass, Expressions, Gated, Hoist, Hollow, Integers, LengthAware, LowerBytes, Needs,
     Partition, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
-    SqueezeWhitespace, TreePass, TreeStrategy, UnitPass, is_text, squeeze,
+    SqueezeWhitespace, TopChunks, TreePass, TreeStrategy, UnitPass, is_text, squeeze,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,
