@@ -21,6 +21,7 @@
 //! current best, so the best never grows and every schedule terminates. The only other change
 //! of the best is a rollback by the reduction to a result that passed before.
 
+use crate::archive::Splice;
 use crate::eval::{EvalOptions, Evaluator};
 use crate::idset::IdSet;
 use crate::oracle::Oracle;
@@ -43,6 +44,9 @@ pub struct Driver<'o> {
     started: Instant,
     counters: BTreeMap<String, Figure>,
     trace: Vec<(u64, usize)>,
+    /// While one file of a tree is reduced: the tree around it. The best is then that file's
+    /// content, and every candidate is lifted into the whole tree before it is tested.
+    focus: Option<Splice>,
 }
 
 /// Whether `a` comes before `b` in shortlex order: shorter first, then bytewise.
@@ -62,6 +66,7 @@ impl<'o> Driver<'o> {
             current: None,
             started: Instant::now(),
             counters: BTreeMap::new(),
+            focus: None,
         }
     }
 
@@ -93,6 +98,14 @@ impl<'o> Driver<'o> {
     /// The verdicts of a batch of candidates, all tested (see [`Evaluator::test_all`]);
     /// nothing is accepted. A pass then accepts one with [`Driver::accept_tested`].
     pub(crate) fn test_batch(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<bool>, Stop> {
+        let lifted: Vec<Vec<u8>>;
+        let candidates = match &self.focus {
+            Some(splice) => {
+                lifted = candidates.iter().map(|c| splice.lift(c)).collect();
+                &lifted
+            }
+            None => candidates,
+        };
         Ok(self
             .eval
             .test_all(candidates)?
@@ -213,13 +226,35 @@ impl<'o> Driver<'o> {
             self.passes[i].bytes_removed += removed;
         }
         let tests = self.eval.stats().tests_run;
-        self.trace.push((tests, self.best.len()));
-        let best = self.best.clone();
+        let whole = match &self.focus {
+            Some(splice) => Arc::new(splice.lift(&self.best)),
+            None => self.best.clone(),
+        };
+        self.trace.push((tests, whole.len()));
         self.eval.emit(&Event::Reduced {
             pass: &name,
-            bytes: &best,
+            bytes: &whole,
             tests,
         });
+    }
+
+    /// Narrows the best to one file of a tree: until [`Driver::unfocus`], the best is that
+    /// file's content (`splice` taken from the current best) and passes work on it alone,
+    /// while every candidate is tested as the whole tree with it in that file's place.
+    pub(crate) fn focus(&mut self, splice: Splice) {
+        assert!(
+            self.focus.is_none(),
+            "a driver focuses on one file at a time"
+        );
+        self.best = Arc::new(splice.content(&self.best).to_vec());
+        self.focus = Some(splice);
+    }
+
+    /// Widens the best back to the whole tree after [`Driver::focus`].
+    pub(crate) fn unfocus(&mut self) {
+        if let Some(splice) = self.focus.take() {
+            self.best = Arc::new(splice.lift(&self.best));
+        }
     }
 
     /// Puts back an earlier result as the best (a rollback after a failed re-run).
@@ -239,16 +274,24 @@ impl<'o> Driver<'o> {
         next: &mut dyn FnMut() -> Option<(Vec<u8>, T)>,
     ) -> Result<Option<T>, Stop> {
         let best = self.best.clone();
+        let focus = self.focus.clone();
         let mut filtered = || {
             loop {
                 let (bytes, payload) = next()?;
                 if shortlex_less(&bytes, &best) {
-                    return Some((bytes, payload));
+                    return Some(match &focus {
+                        Some(splice) => (splice.lift(&bytes), payload),
+                        None => (bytes, payload),
+                    });
                 }
             }
         };
         match self.eval.first_interesting(&mut filtered)? {
             Some((bytes, payload)) => {
+                let bytes = match &self.focus {
+                    Some(splice) => splice.unlift(&bytes).to_vec(),
+                    None => bytes,
+                };
                 self.accept(bytes);
                 Ok(Some(payload))
             }
@@ -269,9 +312,21 @@ impl<'o> Driver<'o> {
             &self.best[..],
             "units must cut the current best"
         );
-        let mut config = units.all();
+        self.run_policy_over(units.len(), &|kept| units.render(kept), policy)
+    }
+
+    /// [`Driver::run_policy`] over `n` items of the best that `render` turns into bytes,
+    /// given the ids it keeps (for items that are not a cut into byte ranges, such as the
+    /// files of a tree).
+    pub(crate) fn run_policy_over(
+        &mut self,
+        n: usize,
+        render: &dyn Fn(&IdSet) -> Vec<u8>,
+        policy: &mut Box<dyn Policy>,
+    ) -> Result<IdSet, Stop> {
+        let mut config = IdSet::range(0, n as u32);
         let meter = self.eval.meter();
-        let total = units.len() as u64;
+        let total = n as u64;
         loop {
             let snapshot = (self.jobs() > 1).then(|| policy.clone_box());
             let mut pulled = 0usize;
@@ -284,7 +339,7 @@ impl<'o> Driver<'o> {
                     meter.set(u64::from(delta.first().unwrap_or(0)), total);
                     pulled += 1;
                     let candidate = config_ref.difference(&delta);
-                    Some((units.render(&candidate), (pulled, candidate)))
+                    Some((render(&candidate), (pulled, candidate)))
                 };
                 self.try_candidates(&mut next)?
             };

@@ -50,6 +50,7 @@
 
 #![warn(missing_docs)]
 
+mod archive;
 mod bisect;
 mod capture;
 mod certify;
@@ -72,6 +73,7 @@ mod test_command;
 mod tree;
 mod units;
 
+pub use archive::{Archive, ArchiveError, Entry, EntryKind, Splice};
 pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
 pub use command::{DEFAULT_GRACE, Ended, HURRIED_GRACE, Process, Run, RunError, run};
@@ -83,9 +85,9 @@ pub use idset::{IdSet, RankIndex};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
-    DfaPass, Expressions, Gated, Hoist, Hollow, Integers, LengthAware, LowerBytes, Needs, Round,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TreePass,
-    TreeStrategy, UnitPass, is_text, squeeze,
+    DfaPass, Expressions, FilesDelete, FilesEach, Gated, Hoist, Hollow, Integers, LengthAware,
+    LowerBytes, Needs, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
+    SqueezeWhitespace, TreePass, TreeStrategy, UnitPass, is_text, squeeze,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,
@@ -98,7 +100,7 @@ pub use run_dir::{
     fresh_run_path, list_runs, replay_steps,
 };
 pub use schedule::{Pass, Schedule};
-pub use strategy::{STRATEGIES, Strategy, pass_named, passes, schedule_of};
+pub use strategy::{STRATEGIES, Strategy, pass_named, passes, schedule_of, tree_schedule};
 pub use test_command::{
     Diagnosis, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand, TestSpec,
     dynamic_timeout, parse_timeout,

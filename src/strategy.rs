@@ -22,9 +22,9 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    DfaPass, Expressions, Gated, Hoist, Hollow, Integers, LengthAware, LowerBytes, Needs,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TreePass,
-    TreeStrategy, UnitPass,
+    DfaPass, Expressions, FilesDelete, FilesEach, Gated, Hoist, Hollow, Integers, LengthAware,
+    LowerBytes, Needs, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
+    SqueezeWhitespace, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{BinarySplit, ComplementDDMin, DDMin, PolicyFactory, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -147,6 +147,14 @@ pub fn passes() -> Vec<(String, String)> {
     );
     add("literals", "shorten string literals from inside");
     add("lower/bytes", "lower bytes toward zero");
+    add(
+        "files/delete",
+        "a directory: delete whole files and subdirectories, the largest first, by binary splitting",
+    );
+    add(
+        "files/each",
+        "a directory: the default schedule on each file, the largest first, inside the whole tree",
+    );
     for g in [Granularity::Lines, Granularity::Tokens, Granularity::Bytes] {
         add(
             &format!("dfa/{g}"),
@@ -193,6 +201,12 @@ pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
         "integers" => Some(Box::new(Integers)),
         "literals" => Some(Box::new(ShortenLiterals)),
         "lower/bytes" => Some(Box::new(LowerBytes)),
+        "files/delete" => Some(Box::new(FilesDelete)),
+        "files/each" => Some(Box::new(FilesEach::new(|| {
+            Strategy::named("default")
+                .expect("the default strategy")
+                .schedule()
+        }))),
         _ => None,
     };
     if let Some(pass) = fixed {
@@ -224,6 +238,16 @@ pub fn schedule_of(names: &[String]) -> Result<Schedule, Error> {
             .collect::<Result<_, _>>()?,
         to_fixpoint: true,
     })
+}
+
+/// The schedule for a directory tree: whole files and subdirectories deleted
+/// ([`FilesDelete`]), then each file reduced by a fresh schedule from `per_file`
+/// ([`FilesEach`]), to a fixpoint (deleting again what the files' edits made deletable).
+pub fn tree_schedule(per_file: impl Fn() -> Schedule + 'static) -> Schedule {
+    Schedule {
+        passes: vec![Box::new(FilesDelete), Box::new(FilesEach::new(per_file))],
+        to_fixpoint: true,
+    }
 }
 
 /// The names, comma-separated, for messages.

@@ -14,6 +14,8 @@
 //! - [`LowerBytes`]: lowers the bytes of a binary input toward zero.
 //! - [`ShortenLiterals`]: shortens string literals from inside.
 //! - [`Expressions`]: replaces `a OP b` by an operand, and names and calls by `0`.
+//! - [`FilesDelete`], [`FilesEach`]: on a directory tree, whole files deleted, then each file
+//!   reduced by a one-file schedule inside the tree.
 //! - [`Gated`]: any of them, run only on inputs where it can pay ([`Needs`]).
 //!
 //! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals and Expressions are
@@ -23,6 +25,7 @@
 
 mod dfa;
 mod expressions;
+mod files;
 mod gate;
 mod hoist;
 mod hollow;
@@ -41,6 +44,7 @@ mod units;
 
 pub use dfa::DfaPass;
 pub use expressions::Expressions;
+pub use files::{FilesDelete, FilesEach};
 pub use gate::{Gated, Needs, is_text};
 pub use hoist::Hoist;
 pub use hollow::Hollow;

@@ -1,0 +1,256 @@
+//! Passes over a directory tree (an [`crate::Archive`]): whole files and subdirectories
+//! deleted, then each remaining file reduced with the whole tree around it.
+//!
+//! Main types: [`FilesDelete`] (binary splitting over the tree's entries, largest first; a
+//! directory goes with everything under it) and [`FilesEach`] (a one-file schedule run on
+//! each regular file, largest first, through a driver focused on that file: its passes see
+//! the file alone, every candidate is tested as the whole tree). On an input that is not a
+//! tree both do nothing.
+//!
+//! ```
+//! use myhill::{Archive, Driver, EvalOptions, Entry, FilesDelete, FnOracle, Pass};
+//! let tree = Archive::new(vec![
+//!     Entry::file("README", 0o644, b"a long text nobody needs\n"),
+//!     Entry::file("src/main.c", 0o644, b"int main(void) { return 1/0; }\n"),
+//!     Entry::file("src/util.c", 0o644, b"int util;\n"),
+//! ]).unwrap();
+//! // Interesting while src/main.c is there.
+//! let oracle = FnOracle::new(|b: &[u8]| {
+//!     Archive::decode(b).is_ok_and(|t| t.entries().iter().any(|e| e.path == b"src/main.c"))
+//! });
+//! let mut driver = Driver::new(tree.encode(), &oracle, EvalOptions::bare());
+//! FilesDelete.run(&mut driver).unwrap();
+//! let left = Archive::decode(driver.best()).unwrap();
+//! assert_eq!(left.files(), 1);
+//! ```
+//!
+//! Cost: [`FilesDelete`] costs what binary splitting costs over the entries (about
+//! `d * log2(n / d)` tests for `d` needed among `n`); [`FilesEach`] a one-file schedule per
+//! file, each to its own fixpoint. Limits: a file is reduced with every other file fixed, so
+//! an edit that needs two files changed at once (a name renamed in both) is not found; the
+//! rounds of the reduction (deletion again after the files shrank) find what a file's edit
+//! made deletable. The passes of the inner schedule must test through the driver (a pass
+//! that certifies through the evaluator would see one file as the whole tree).
+
+use crate::archive::Archive;
+use crate::driver::Driver;
+use crate::idset::IdSet;
+use crate::policy::{BinarySplit, Policy};
+use crate::report::Stop;
+use crate::schedule::{Pass, Schedule};
+
+/// Deletes whole entries of a tree: files, symbolic links and directories with what they hold,
+/// the largest first, by binary splitting over the list.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FilesDelete;
+
+impl Pass for FilesDelete {
+    fn name(&self) -> String {
+        "files/delete".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let Ok(tree) = Archive::decode(driver.best()) else {
+            return Ok(());
+        };
+        let entries = tree.entries();
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let records = tree.records();
+        // The nearest directory above each entry (entries are in path order: parents first).
+        let parent: Vec<Option<usize>> = (0..entries.len())
+            .map(|i| (0..i).rev().find(|&d| entries[i].is_under(&entries[d])))
+            .collect();
+        // A directory weighs what it holds.
+        let mut weight: Vec<usize> = records.iter().map(Vec::len).collect();
+        for i in (0..entries.len()).rev() {
+            if let Some(p) = parent[i] {
+                weight[p] += weight[i];
+            }
+        }
+        let mut order: Vec<usize> = (0..entries.len()).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(weight[i]), i));
+        let mut rank = vec![0u32; entries.len()];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i] = r as u32;
+        }
+        let render = |kept: &IdSet| {
+            let mut keep = vec![false; entries.len()];
+            for i in 0..entries.len() {
+                keep[i] = kept.contains(rank[i]) && parent[i].is_none_or(|p| keep[p]);
+            }
+            Archive::encode_kept(&records, |i| keep[i])
+        };
+        let mut policy: Box<dyn Policy> = Box::new(BinarySplit::default());
+        driver.run_policy_over(entries.len(), &render, &mut policy)?;
+        Ok(())
+    }
+}
+
+/// Runs a one-file schedule on each regular file of a tree, the largest first, with the rest
+/// of the tree as it is around it. Each file's schedule runs to its fixpoint (after a round
+/// that changed the file, only the passes that paid; a full round that changes nothing ends).
+pub struct FilesEach {
+    schedule: Box<dyn Fn() -> Schedule>,
+}
+
+impl FilesEach {
+    /// Reduces each file with a fresh schedule from `schedule`.
+    pub fn new(schedule: impl Fn() -> Schedule + 'static) -> FilesEach {
+        FilesEach {
+            schedule: Box::new(schedule),
+        }
+    }
+}
+
+impl Pass for FilesEach {
+    fn name(&self) -> String {
+        "files/each".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let Ok(tree) = Archive::decode(driver.best()) else {
+            return Ok(());
+        };
+        // Entries keep their places while only contents change, so indices stay valid.
+        let mut files: Vec<(usize, usize)> = tree
+            .entries()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match &e.kind {
+                crate::archive::EntryKind::File(c) if !c.is_empty() => Some((i, c.len())),
+                _ => None,
+            })
+            .collect();
+        files.sort_by_key(|&(i, len)| (std::cmp::Reverse(len), i));
+        for (done, &(i, _)) in files.iter().enumerate() {
+            driver.progress(done as u64, files.len() as u64);
+            let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
+            let splice = tree.splice(i).expect("a regular file");
+            driver.focus(splice);
+            driver.count("files.each_files", 1);
+            let result = run_to_fixpoint(&mut (self.schedule)(), driver);
+            driver.unfocus();
+            result?;
+        }
+        Ok(())
+    }
+}
+
+fn run_to_fixpoint(schedule: &mut Schedule, driver: &mut Driver) -> Result<(), Stop> {
+    let n = schedule.passes.len();
+    let mut chosen = vec![true; n];
+    loop {
+        let full = chosen.iter().all(|&c| c);
+        let before = driver.best_shared();
+        let mut paid = vec![false; n];
+        for (i, pass) in schedule.passes.iter_mut().enumerate() {
+            if !chosen[i] {
+                continue;
+            }
+            let start = driver.best_shared();
+            pass.run(driver)?;
+            paid[i] = driver.best() != start.as_slice();
+        }
+        let changed = driver.best() != before.as_slice();
+        if !schedule.to_fixpoint || (!changed && full) {
+            return Ok(());
+        }
+        chosen = if changed { paid } else { vec![true; n] };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::{Entry, EntryKind};
+    use crate::eval::EvalOptions;
+    use crate::oracle::FnOracle;
+    use crate::reduction::{ReduceOptions, Reduction};
+
+    fn project() -> Archive {
+        Archive::new(vec![
+            Entry::file(
+                "README",
+                0o644,
+                b"Some words about the project.\n".repeat(20).as_slice(),
+            ),
+            Entry::file(
+                "main.py",
+                0o755,
+                b"import sys\nimport pkg.calc\nprint('hi')\nX = 1\n",
+            ),
+            Entry::file("pkg/__init__.py", 0o644, b"# the package\n"),
+            Entry::file(
+                "pkg/calc.py",
+                0o644,
+                b"def f():\n    return 1\nY = 2\nZ = 3\n",
+            ),
+            Entry::dir("empty", 0o700),
+            Entry::symlink("link", "main.py"),
+        ])
+        .unwrap()
+    }
+
+    /// Interesting while main.py imports pkg.calc and pkg/calc.py still says "Y".
+    fn interesting(bytes: &[u8]) -> bool {
+        let Ok(tree) = Archive::decode(bytes) else {
+            return false;
+        };
+        let content = |p: &[u8]| {
+            tree.entries().iter().find_map(|e| match &e.kind {
+                EntryKind::File(c) if e.path == p => Some(c.clone()),
+                _ => None,
+            })
+        };
+        let main = content(b"main.py").unwrap_or_default();
+        let calc = content(b"pkg/calc.py").unwrap_or_default();
+        main.windows(9).any(|w| w == b"pkg.calc\n") && calc.contains(&b'Y')
+    }
+
+    #[test]
+    fn deletion_then_each_file_reduces_a_tree_the_same_at_any_jobs() {
+        let mut results = Vec::new();
+        for jobs in [1, 2] {
+            let oracle = FnOracle::new(interesting);
+            let options = ReduceOptions {
+                jobs,
+                ..ReduceOptions::default()
+            };
+            let mut reduction = Reduction::new(project().encode(), &oracle, options);
+            let default = || {
+                crate::strategy::Strategy::named("default")
+                    .unwrap()
+                    .schedule()
+            };
+            let finished = reduction
+                .run(&mut crate::strategy::tree_schedule(default))
+                .unwrap();
+            results.push((finished.best, finished.report.eval.tests_run));
+        }
+        assert_eq!(results[0], results[1]);
+        let tree = Archive::decode(&results[0].0).unwrap();
+        let paths: Vec<&[u8]> = tree.entries().iter().map(|e| &e.path[..]).collect();
+        assert_eq!(paths, [&b"main.py"[..], b"pkg", b"pkg/calc.py"]);
+        let main = &tree.entries()[0];
+        assert_eq!(main.kind, EntryKind::File(b"pkg.calc\n".to_vec()));
+        assert_eq!(main.mode, 0o755, "a mode is kept");
+        assert_eq!(tree.entries()[2].kind, EntryKind::File(b"Y".to_vec()));
+    }
+
+    #[test]
+    fn the_passes_leave_a_single_file_alone() {
+        let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
+        let mut driver = Driver::new(b"abxcd".to_vec(), &oracle, EvalOptions::bare());
+        FilesDelete.run(&mut driver).unwrap();
+        FilesEach::new(|| {
+            crate::strategy::Strategy::named("default")
+                .unwrap()
+                .schedule()
+        })
+        .run(&mut driver)
+        .unwrap();
+        assert_eq!(driver.best(), b"abxcd");
+    }
+}
