@@ -85,9 +85,9 @@ pub use idset::{IdSet, RankIndex};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
-    DfaPass, Expressions, FilesDelete, FilesEach, Gated, Hoist, Hollow, Integers, LengthAware,
-    LowerBytes, Needs, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
-    SqueezeWhitespace, TreePass, TreeStrategy, UnitPass, is_text, squeeze,
+    DfaPass, Expressions, FilesDelete, FilesEach, Gated, Hoist, Hollow, IndentBlocks, Integers,
+    LengthAware, LowerBytes, Needs, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
+    SiblingRuns, SqueezeWhitespace, TreePass, TreeStrategy, UnitPass, is_text, squeeze,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,

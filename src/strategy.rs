@@ -22,9 +22,9 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    DfaPass, Expressions, FilesDelete, FilesEach, Gated, Hoist, Hollow, Integers, LengthAware,
-    LowerBytes, Needs, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
-    SqueezeWhitespace, TreePass, TreeStrategy, UnitPass,
+    DfaPass, Expressions, FilesDelete, FilesEach, Gated, Hoist, Hollow, IndentBlocks, Integers,
+    LengthAware, LowerBytes, Needs, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
+    SiblingRuns, SqueezeWhitespace, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{BinarySplit, ComplementDDMin, DDMin, PolicyFactory, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -148,6 +148,10 @@ pub fn passes() -> Vec<(String, String)> {
     add("literals", "shorten string literals from inside");
     add("lower/bytes", "lower bytes toward zero");
     add(
+        "indent/blocks",
+        "delete an indented block (a line and the deeper lines under it), or replace it by its body, dedented",
+    );
+    add(
         "files/delete",
         "a directory: delete whole files and subdirectories, the largest first, by binary splitting",
     );
@@ -202,6 +206,7 @@ pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
         "literals" => Some(Box::new(ShortenLiterals)),
         "lower/bytes" => Some(Box::new(LowerBytes)),
         "files/delete" => Some(Box::new(FilesDelete)),
+        "indent/blocks" => Some(Box::new(IndentBlocks)),
         "files/each" => Some(Box::new(FilesEach::new(|| {
             Strategy::named("default")
                 .expect("the default strategy")
@@ -243,7 +248,17 @@ pub fn schedule_of(names: &[String]) -> Result<Schedule, Error> {
 /// The schedule for a directory tree: whole files and subdirectories deleted
 /// ([`FilesDelete`]), then each file reduced by a fresh schedule from `per_file`
 /// ([`FilesEach`]), to a fixpoint (deleting again what the files' edits made deletable).
+/// Each file's schedule starts with [`IndentBlocks`] on text: the files of a project are
+/// often indentation-structured source (Python, YAML, make), where line and token deletions
+/// stall on orphaned bodies (notes/dirs.md).
 pub fn tree_schedule(per_file: impl Fn() -> Schedule + 'static) -> Schedule {
+    let per_file = move || {
+        let mut schedule = per_file();
+        if !schedule.names().iter().any(|n| n == "indent/blocks") {
+            schedule.passes.insert(0, gated(IndentBlocks, Needs::Text));
+        }
+        schedule
+    };
     Schedule {
         passes: vec![Box::new(FilesDelete), Box::new(FilesEach::new(per_file))],
         to_fixpoint: true,

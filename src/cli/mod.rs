@@ -13,6 +13,7 @@ mod reduce;
 mod session;
 mod stats;
 mod terminal;
+mod tree_io;
 mod ui;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};

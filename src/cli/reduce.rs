@@ -2,10 +2,11 @@
 
 use super::ReduceArgs;
 use super::exit::{Exit, Fail};
-use super::files::{check_output, keep_original, mode_of, write_atomic};
+use super::files::{check_output, keep_original, mode_of};
 use super::out;
 use super::session::{Extras, Session};
 use super::stats::{self, Ended, Record};
+use super::tree_io::{self, Target};
 use super::ui::{Setup, Ui, summary};
 use myhill::{
     Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop, Strategy,
@@ -18,7 +19,7 @@ use std::rc::Rc;
 struct Keeper {
     /// Unknown until the first check passed and the original is safe.
     path: Option<PathBuf>,
-    mode: Option<u32>,
+    target: Target,
     error: Option<String>,
 }
 
@@ -27,7 +28,7 @@ impl Keeper {
         let Some(path) = &self.path else {
             return;
         };
-        if let Err(e) = write_atomic(path, bytes, self.mode) {
+        if let Err(e) = self.target.write(path, bytes) {
             self.error
                 .get_or_insert(format!("cannot write {}: {e}", path.display()));
         }
@@ -52,7 +53,7 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
 }
 
 /// The passes to run: `--passes`, else the strategy, without those `--skip-pass` names.
-fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
+pub(super) fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
     let mut schedule = match &args.passes {
         Some(names) => myhill::schedule_of(names)?,
         None => Strategy::named(&args.strategy)?
@@ -60,6 +61,9 @@ fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
             .schedule(),
     };
     for name in &args.skip_pass {
+        if tree_io::is_tree_pass(name) && args.t.input.is_dir() {
+            continue;
+        }
         if !schedule.skip(name) {
             return Err(Fail::usage(format!(
                 "--skip-pass {name}: no such pass in this schedule; it has {}",
@@ -79,7 +83,11 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
         None => None,
     };
     if let (Some(o), None) = (&args.output, &resumed) {
-        check_output(o, &args.t.input)?;
+        if args.t.input.is_dir() {
+            tree_io::check_output(o, &args.t.input)?;
+        } else {
+            check_output(o, &args.t.input)?;
+        }
     }
     let run_path = match &resumed {
         Some((run, _)) => Some(run.path().to_path_buf()),
@@ -114,7 +122,15 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
         )));
     }
     record.jobs = Some(session.jobs);
+    if session.tree {
+        schedule = tree_io::tree_schedule(args)?;
+        record.schedule = schedule.names();
+    }
     let mode = mode_of(&session.input_path);
+    let target = Target {
+        tree: session.tree,
+        mode,
+    };
     let options = ReduceOptions {
         cache: !args.no_cache,
         batch: usize::from(args.batch),
@@ -124,6 +140,8 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
     // the original, which is what the backup and `-o` start from.
     let original = std::mem::take(&mut session.original);
     let initial_len = original.len();
+    // A tree is counted in files and the bytes they hold.
+    let initial_tree = tree_io::sizes(&original).filter(|_| session.tree);
     let input_key = myhill::content_key(&original);
     let mut reduction = Reduction::new(original, &session.oracle, options);
 
@@ -146,12 +164,13 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
     let run_dir = Rc::new(RefCell::new(run_dir));
     let keeper = Rc::new(RefCell::new(Keeper {
         path: None,
-        mode,
+        target,
         error: None,
     }));
     let ui = Rc::new(RefCell::new(Ui::new(Setup {
         quiet: args.t.quiet,
-        initial: initial_len,
+        initial: initial_tree.map_or(initial_len, |(_, bytes)| bytes),
+        files: initial_tree.map(|(files, _)| files),
         jobs: session.jobs,
         max_tests: args.max_tests,
         first_runs: args.t.first_runs,
@@ -208,7 +227,7 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
     };
     if !args.t.quiet {
         ui.borrow()
-            .say(session.interesting_line(initial_len, &outcomes));
+            .say(session.interesting_line(reduction.best(), &outcomes));
     }
 
     // Never lose work: keep the original, and decide where the best goes.
@@ -223,12 +242,17 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
             output
         }
         (_, Some(o)) => {
-            write_atomic(o, reduction.best(), mode)
+            target
+                .write(o, reduction.best())
                 .map_err(|e| Fail::usage(format!("cannot write {}: {e}", o.display())))?;
             o.clone()
         }
         (_, None) => {
-            let backup = keep_original(&session.input_path, reduction.best(), input_key, mode)?;
+            let backup = if session.tree {
+                tree_io::keep_original(&session.input_path, reduction.best())?
+            } else {
+                keep_original(&session.input_path, reduction.best(), input_key, mode)?
+            };
             record.backup = Some(backup.clone());
             if !args.t.quiet {
                 ui.borrow().say(format!(
@@ -280,7 +304,10 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
             ));
         }
     }
-    finish(args, record, &finished, &out_path, &keeper.borrow(), mode)
+    if session.tree {
+        record.files = initial_tree.zip(tree_io::sizes(&finished.best));
+    }
+    finish(args, record, &finished, &out_path, &keeper.borrow(), target)
 }
 
 /// The end of a run that got past its first check: the exit status, the summary and the
@@ -291,7 +318,7 @@ fn finish(
     finished: &myhill::Finished,
     out_path: &Path,
     keeper: &Keeper,
-    mode: Option<u32>,
+    target: Target,
 ) -> Result<Exit, Fail> {
     let report = &finished.report;
     let mut exit = match &report.stopped {
@@ -305,7 +332,7 @@ fn finish(
         record.ended = Some(Ended::Trivial);
     }
     if !args.t.quiet {
-        out::err_raw(summary(report));
+        out::err_raw(summary(report, record.files));
         out::err(format!("myhill: result written to {}", out_path.display()));
     }
     if let Some(e) = keeper.error.as_ref() {
@@ -334,7 +361,7 @@ fn finish(
     }
     if keeper.error.is_some() {
         // Every write failed or some did: one more try, and say whether the result is safe.
-        write_atomic(out_path, &finished.best, mode).map_err(|e| {
+        target.write(out_path, &finished.best).map_err(|e| {
             Fail::usage(format!(
                 "cannot write the result to {}: {e}; the best result could not be saved",
                 out_path.display()

@@ -26,7 +26,8 @@
 //!
 //! Cost: [`FilesDelete`] costs what binary splitting costs over the entries (about
 //! `d * log2(n / d)` tests for `d` needed among `n`); [`FilesEach`] a one-file schedule per
-//! file, each to its own fixpoint. Limits: a file is reduced with every other file fixed, so
+//! file, each to its own fixpoint, and after each file that changed a [`FilesDelete`] (so a
+//! file the edit left unused is deleted before a schedule is spent on it). Limits: a file is reduced with every other file fixed, so
 //! an edit that needs two files changed at once (a name renamed in both) is not found; the
 //! rounds of the reduction (deletion again after the files shrank) find what a file's edit
 //! made deletable. The passes of the inner schedule must test through the driver (a pass
@@ -113,26 +114,35 @@ impl Pass for FilesEach {
         let Ok(tree) = Archive::decode(driver.best()) else {
             return Ok(());
         };
-        // Entries keep their places while only contents change, so indices stay valid.
-        let mut files: Vec<(usize, usize)> = tree
+        let mut files: Vec<(usize, Vec<u8>)> = tree
             .entries()
             .iter()
-            .enumerate()
-            .filter_map(|(i, e)| match &e.kind {
-                crate::archive::EntryKind::File(c) if !c.is_empty() => Some((i, c.len())),
+            .filter_map(|e| match &e.kind {
+                crate::archive::EntryKind::File(c) if !c.is_empty() => {
+                    Some((c.len(), e.path.clone()))
+                }
                 _ => None,
             })
             .collect();
-        files.sort_by_key(|&(i, len)| (std::cmp::Reverse(len), i));
-        for (done, &(i, _)) in files.iter().enumerate() {
+        files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        for (done, (_, path)) in files.iter().enumerate() {
             driver.progress(done as u64, files.len() as u64);
             let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
+            // A file deleted since the pass began is skipped.
+            let Some(i) = tree.entries().iter().position(|e| &e.path == path) else {
+                continue;
+            };
             let splice = tree.splice(i).expect("a regular file");
+            let before = driver.best_shared();
             driver.focus(splice);
             driver.count("files.each_files", 1);
             let result = run_to_fixpoint(&mut (self.schedule)(), driver);
             driver.unfocus();
             result?;
+            if driver.best() != before.as_slice() {
+                // What this file no longer uses may go now, before a schedule is spent on it.
+                FilesDelete.run(driver)?;
+            }
         }
         Ok(())
     }

@@ -16,6 +16,7 @@
 //! - [`Expressions`]: replaces `a OP b` by an operand, and names and calls by `0`.
 //! - [`FilesDelete`], [`FilesEach`]: on a directory tree, whole files deleted, then each file
 //!   reduced by a one-file schedule inside the tree.
+//! - [`IndentBlocks`]: deletes an indented block, or replaces it by its dedented body.
 //! - [`Gated`]: any of them, run only on inputs where it can pay ([`Needs`]).
 //!
 //! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals and Expressions are
@@ -29,6 +30,7 @@ mod files;
 mod gate;
 mod hoist;
 mod hollow;
+mod indent;
 mod integers;
 mod intervals;
 mod literals;
@@ -48,6 +50,7 @@ pub use files::{FilesDelete, FilesEach};
 pub use gate::{Gated, Needs, is_text};
 pub use hoist::Hoist;
 pub use hollow::Hollow;
+pub use indent::IndentBlocks;
 pub use integers::Integers;
 pub use intervals::ShortIntervals;
 pub use literals::ShortenLiterals;
