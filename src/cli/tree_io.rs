@@ -66,7 +66,7 @@ pub fn read_tree(dir: &Path) -> Result<Vec<u8>, Fail> {
     let tree = Archive::from_dir(dir).map_err(|e| Fail::usage(e.to_string()))?;
     if tree.files() == 0 {
         return Err(Fail::usage(format!(
-            "{} holds no file: there is nothing to reduce",
+            "{} is a directory with no file in it: there is nothing to reduce",
             dir.display()
         )));
     }
