@@ -2,13 +2,21 @@
 //!
 //!     cargo build --release
 //!     cargo run --release --example corpus -- [--jobs N] [--timeout SECS] [--myhill PATH]
-//!                                              [--extra "ARGS"] [--keep] [CASE...]
+//!                                              [--extra "ARGS"] [--keep] [--large]
+//!                                              [--at SECS,SECS...] [CASE...]
 //!
 //! Each case is a folder with `input`, an executable `interesting.sh` (exit 0 iff the file
 //! given as `$1` is interesting; it appends one line to `$ORACLE_LOG` per call), `meta`
 //! (`ext=` suffix of the working copy, `kind=` c | text | binary) and a `README`. CASE is a
 //! folder name under `examples/corpus/` or the path of any folder with that layout (such as
-//! the shared harness's cases); with no CASE every folder under `examples/corpus/` is run.
+//! the shared harness's cases); with no CASE every folder under `examples/corpus/` is run,
+//! except the large ones (`size=large` in `meta`), which `--large` adds.
+//!
+//! A large case keeps a generator instead of its megabytes: when its `input` is missing, the
+//! runner first runs the case's `generate.sh`, which writes `input` beside it (git-ignored).
+//! The large cases' tests also append "EPOCH BYTES" to `$ORACLE_LOG.curve` on every
+//! interesting verdict; `--at 60,300` adds a column with the smallest interesting size seen
+//! by each of those seconds after the start (the curve itself: `examples/corpus/curves.py`).
 //!
 //! For every case the runner copies `input` to `input.EXT` in a fresh temporary directory,
 //! points `ORACLE_LOG` at a fresh file there (so tests are counted the way the shared
@@ -39,6 +47,8 @@ struct Options {
     myhill: PathBuf,
     extra: Vec<String>,
     keep: bool,
+    large: bool,
+    checkpoints: Vec<u64>,
     cases: Vec<PathBuf>,
 }
 
@@ -51,10 +61,12 @@ struct Row {
     interesting: bool,
     status: String,
     ok: bool,
+    /// The smallest interesting size by each of `Options::checkpoints`, when the test logs a curve.
+    by_checkpoint: Vec<u64>,
 }
 
 const USAGE: &str = "usage: cargo run --release --example corpus -- [--jobs N] [--timeout SECS] \
-[--myhill PATH] [--extra \"ARGS\"] [--keep] [CASE...]";
+[--myhill PATH] [--extra \"ARGS\"] [--keep] [--large] [--at SECS,SECS...] [CASE...]";
 
 fn main() {
     let opts = match parse_args(std::env::args().skip(1).collect()) {
@@ -79,8 +91,13 @@ fn main() {
         opts.extra.join(" "),
         opts.timeout.as_secs()
     );
+    let at_header: String = opts
+        .checkpoints
+        .iter()
+        .map(|t| format!(" {:>9}", format!("at_{t}s")))
+        .collect();
     println!(
-        "{:<18} {:>8} {:>7} {:>8} {:>8}  {:<11} status",
+        "{:<18} {:>8} {:>7} {:>8} {:>8}{at_header}  {:<11} status",
         "case", "initial", "tests", "final", "wall_s", "interesting"
     );
     let mut all_ok = true;
@@ -96,11 +113,17 @@ fn main() {
                 interesting: false,
                 status: format!("error: {msg}"),
                 ok: false,
+                by_checkpoint: Vec::new(),
             },
         };
         all_ok &= row.ok;
+        let at_cells: String = row
+            .by_checkpoint
+            .iter()
+            .map(|bytes| format!(" {bytes:>9}"))
+            .collect();
         println!(
-            "{:<18} {:>8} {:>7} {:>8} {:>8.2}  {:<11} {}",
+            "{:<18} {:>8} {:>7} {:>8} {:>8.2}{at_cells}  {:<11} {}",
             row.case,
             row.initial,
             row.tests,
@@ -127,6 +150,8 @@ fn parse_args(args: Vec<String>) -> Result<Options, String> {
             .unwrap_or_else(|| root.join("target").join("release").join("myhill")),
         extra: Vec::new(),
         keep: false,
+        large: false,
+        checkpoints: Vec::new(),
         cases: Vec::new(),
     };
     let mut it = args.into_iter();
@@ -164,6 +189,14 @@ fn parse_args(args: Vec<String>) -> Result<Options, String> {
             "--myhill" => opts.myhill = PathBuf::from(value("--myhill")?),
             "--extra" => opts.extra.extend(split_words(&value("--extra")?)?),
             "--keep" => opts.keep = true,
+            "--large" => opts.large = true,
+            "--at" => {
+                opts.checkpoints = value("--at")?
+                    .split(',')
+                    .map(|t| t.trim().parse::<u64>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| "--at wants seconds separated by commas, such as 60,300")?;
+            }
             _ if arg.starts_with('-') => return Err(format!("unknown option {arg}")),
             _ => {
                 let path = Path::new(&arg);
@@ -184,7 +217,9 @@ fn parse_args(args: Vec<String>) -> Result<Options, String> {
             fs::read_dir(&corpus).map_err(|e| format!("cannot list {}: {e}", corpus.display()))?;
         for entry in entries.flatten() {
             let dir = entry.path();
-            if dir.join("interesting.sh").is_file() && dir.join("input").is_file() {
+            let has_input = dir.join("input").is_file() || dir.join("generate.sh").is_file();
+            if dir.join("interesting.sh").is_file() && has_input && (opts.large || !is_large(&dir))
+            {
                 opts.cases.push(dir);
             }
         }
@@ -234,16 +269,70 @@ fn case_name(dir: &Path) -> String {
         .unwrap_or_else(|| dir.display().to_string())
 }
 
+/// The value of `key=` in the case's `meta` file, if set and not empty.
+fn meta_value(dir: &Path, key: &str) -> Option<String> {
+    let meta = fs::read_to_string(dir.join("meta")).ok()?;
+    meta.lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix(key)
+                .and_then(|rest| rest.strip_prefix('='))
+                .map(|v| v.trim().to_string())
+        })
+        .filter(|v| !v.is_empty())
+}
+
 /// The `ext=` of the case's `meta` file (default `txt`, as in the shared harness).
 fn case_ext(dir: &Path) -> String {
-    fs::read_to_string(dir.join("meta"))
-        .ok()
-        .and_then(|meta| {
-            meta.lines()
-                .find_map(|l| l.trim().strip_prefix("ext=").map(|e| e.trim().to_string()))
+    meta_value(dir, "ext").unwrap_or_else(|| "txt".to_string())
+}
+
+/// Whether the case is one of the large ones (`size=large`), left out unless `--large`.
+fn is_large(dir: &Path) -> bool {
+    meta_value(dir, "size").as_deref() == Some("large")
+}
+
+/// Runs the case's `generate.sh` when its `input` is missing (large cases keep a generator).
+fn ensure_input(dir: &Path) -> Result<(), String> {
+    let generator = dir.join("generate.sh");
+    if dir.join("input").is_file() || !generator.is_file() {
+        return Ok(());
+    }
+    let status = Command::new(&generator)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", generator.display()))?;
+    if !status.success() {
+        return Err(format!(
+            "{} failed ({})",
+            generator.display(),
+            describe(status)
+        ));
+    }
+    Ok(())
+}
+
+/// The smallest size in `curve` (lines "EPOCH BYTES") seen by each checkpoint after `start`,
+/// `initial` where none was seen yet.
+fn sizes_by_checkpoint(curve: &str, start: f64, initial: u64, checkpoints: &[u64]) -> Vec<u64> {
+    let points: Vec<(f64, u64)> = curve
+        .lines()
+        .filter_map(|line| {
+            let (at, bytes) = line.split_once(' ')?;
+            Some((at.parse::<f64>().ok()? - start, bytes.trim().parse().ok()?))
         })
-        .filter(|e| !e.is_empty())
-        .unwrap_or_else(|| "txt".to_string())
+        .collect();
+    checkpoints
+        .iter()
+        .map(|&t| {
+            points
+                .iter()
+                .filter(|(at, _)| *at <= t as f64)
+                .map(|&(_, bytes)| bytes)
+                .fold(initial, u64::min)
+        })
+        .collect()
 }
 
 fn fresh_dir(case: &str) -> Result<PathBuf, String> {
@@ -269,6 +358,7 @@ fn run_case(opts: &Options, dir: &Path) -> Result<Row, String> {
     let case = case_name(dir);
     let dir = fs::canonicalize(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let test = dir.join("interesting.sh");
+    ensure_input(&dir)?;
     let work = fresh_dir(&case)?;
     let file = work.join(format!("input.{}", case_ext(&dir)));
     fs::copy(dir.join("input"), &file).map_err(|e| format!("cannot copy the input: {e}"))?;
@@ -280,6 +370,10 @@ fn run_case(opts: &Options, dir: &Path) -> Result<Row, String> {
     let initial = file_size(&file);
 
     let started = Instant::now();
+    let started_epoch = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0);
     let mut child = {
         use std::os::unix::process::CommandExt;
         Command::new(&opts.myhill)
@@ -315,6 +409,12 @@ fn run_case(opts: &Options, dir: &Path) -> Result<Row, String> {
         .map(|s| s.success())
         .unwrap_or(false);
     let final_bytes = file_size(&file);
+    let curve = fs::read_to_string(work.join("oracle.log.curve")).unwrap_or_default();
+    let by_checkpoint = if opts.checkpoints.is_empty() {
+        Vec::new()
+    } else {
+        sizes_by_checkpoint(&curve, started_epoch, initial, &opts.checkpoints)
+    };
 
     let mut status_text = describe(status);
     if timed_out {
@@ -334,6 +434,7 @@ fn run_case(opts: &Options, dir: &Path) -> Result<Row, String> {
         interesting,
         ok: interesting && status.success() && !timed_out,
         status: status_text,
+        by_checkpoint,
     })
 }
 

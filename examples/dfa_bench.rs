@@ -18,9 +18,9 @@
 //! schedule, units ignored).
 
 use myhill::{
-    Certificate, DDMin, DfaOptions, DfaPass, Driver, Figure, Finish, FnOracle, Granularity,
-    Minimality, Pass, Policy, ProbDD, ReduceOptions, Reduction, Schedule, Stop, Strategy, UnitPass,
-    Units, certify,
+    Certificate, Counter, DDMin, DfaOptions, DfaPass, Driver, Figure, Finish, FnOracle,
+    Granularity, Minimality, Pass, Policy, ProbDD, ReduceOptions, Reduction, Schedule, Stop,
+    Strategy, UnitPass, Units,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -248,7 +248,7 @@ impl Pass for Check {
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
         loop {
             let units = Units::cut(driver.best(), self.0);
-            match certify(driver.evaluator(), &units, Minimality::IntervalMinimal)? {
+            match driver.certify(&units, Minimality::IntervalMinimal)? {
                 Certificate::Minimal { .. } => return Ok(()),
                 Certificate::NotMinimal { smaller, .. } => {
                     let mut once = Some((smaller, ()));
@@ -264,7 +264,7 @@ struct Row {
     final_bytes: usize,
     interval_minimal: bool,
     wall: f64,
-    counters: std::collections::BTreeMap<String, Figure>,
+    counters: std::collections::BTreeMap<Counter, Figure>,
 }
 
 fn interval_minimal(bytes: &[u8], g: Granularity, test: &Test) -> bool {
@@ -419,7 +419,7 @@ fn main() {
         eprintln!("{}: {} ({} bytes)", case.name, case.what, case.input.len());
         for strategy in &strategies {
             let row = run(&case, strategy, &dfa);
-            let c = |k: &str| row.counters.get(k).map_or(0.0, |f| f.value());
+            let c = |k: Counter| row.counters.get(&k).map_or(0.0, |f| f.value());
             println!(
                 "| {} | {} | {} | {} | {} | {:.2} | {:.2} | {} | {} | {:.3} | {} ({}) | {} / {} / {} / {} ({}) |",
                 case.name,
@@ -428,17 +428,17 @@ fn main() {
                 row.final_bytes,
                 if row.interval_minimal { "yes" } else { "no" },
                 row.wall,
-                c("dfa.sat_seconds"),
-                c("dfa.solves"),
-                c("dfa.max_colours"),
-                c("dfa.longest_solve_seconds"),
-                c("dfa.gave_up"),
-                c("dfa.gave_up_deadline"),
-                c("dfa.accepted_shortest_path"),
-                c("dfa.accepted_pair"),
-                c("dfa.accepted_interval"),
-                c("dfa.accepted_fallback"),
-                c("dfa.accepted_probe"),
+                c(Counter::DfaSatSeconds),
+                c(Counter::DfaSolves),
+                c(Counter::DfaMaxColours),
+                c(Counter::DfaLongestSolveSeconds),
+                c(Counter::DfaGaveUp),
+                c(Counter::DfaGaveUpDeadline),
+                c(Counter::DfaAcceptedShortestPath),
+                c(Counter::DfaAcceptedPair),
+                c(Counter::DfaAcceptedInterval),
+                c(Counter::DfaAcceptedFallback),
+                c(Counter::DfaAcceptedProbe),
             );
         }
     }

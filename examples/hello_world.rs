@@ -16,8 +16,8 @@
 //! distinct deletion, quadratic in the result's units, so large results end "unknown".
 
 use myhill::{
-    Certificate, DDMin, EvalOptions, Evaluator, Event, FnOracle, Granularity, Minimality, Policy,
-    ProbDD, ReduceOptions, Reduction, Schedule, Stop, Strategy, UnitPass, Units, certify,
+    Certificate, Counter, DDMin, EvalOptions, Evaluator, Event, FnOracle, Granularity, Minimality,
+    Policy, ProbDD, ReduceOptions, Reduction, Schedule, Stop, Strategy, UnitPass, Units, certify,
 };
 use std::cell::Cell;
 use std::path::Path;
@@ -186,11 +186,11 @@ fn main() {
             };
             let wall = started.elapsed().as_secs_f64();
             let report = &result.report;
-            let c = |k: &str| report.counters.get(k).map_or(0.0, |f| f.value());
+            let c = |k: Counter| report.counters.get(&k).map_or(0.0, |f| f.value());
             let minimal = if !finished {
                 "not reached (budget)".to_string()
             } else if strategy == "dfa" {
-                if c("dfa.interval_minimal") > 0.0 {
+                if c(Counter::DfaIntervalMinimal) > 0.0 {
                     "yes (proved by the pass)".to_string()
                 } else {
                     "no".to_string()
@@ -211,12 +211,12 @@ fn main() {
                 "| {g} | {strategy} | {} | {} | {minimal} | {wall:.0} | {:.2} | {} | {} / {} / {} / {} |",
                 report.eval.tests_run,
                 report.final_bytes,
-                c("dfa.sat_seconds"),
-                c("dfa.solves"),
-                c("dfa.accepted_shortest_path"),
-                c("dfa.accepted_interval"),
-                c("dfa.accepted_fallback"),
-                c("dfa.accepted_span"),
+                c(Counter::DfaSatSeconds),
+                c(Counter::DfaSolves),
+                c(Counter::DfaAcceptedShortestPath),
+                c(Counter::DfaAcceptedInterval),
+                c(Counter::DfaAcceptedFallback),
+                c(Counter::DfaAcceptedSpan),
             );
         }
     }

@@ -116,13 +116,16 @@ pub fn certify(
     certify_in(eval, units, property, None)
 }
 
+/// Puts a part of the input back into the whole.
+pub(crate) type Lift<'a> = dyn Fn(&[u8]) -> Vec<u8> + 'a;
+
 /// [`certify`] of a part of the input: each deletion of `units` is tested as `lift` of it
 /// (one file's content put back into its tree), and `smaller` is the lifted input.
 pub(crate) fn certify_in(
     eval: &mut Evaluator,
     units: &Units,
     property: Minimality,
-    lift: Option<&dyn Fn(&[u8]) -> Vec<u8>>,
+    lift: Option<&Lift>,
 ) -> Result<Certificate, Stop> {
     let n = units.len();
     let data = units.data();

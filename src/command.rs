@@ -5,9 +5,17 @@
 //! becomes the leader of a new process group. When it must stop early (its time is up, or its
 //! [`Cancel`] fires) the whole group gets SIGTERM, so the command's own clean-up runs (a shell's
 //! `trap`, a compiler deleting its temporaries, `srun` cancelling its job step), then SIGKILL
-//! after the grace; a hurried cancel shortens the grace to [`HURRIED_GRACE`]. After a normal exit, whatever the command left running in its group is
-//! stopped the same way. Exits are noticed through a pidfd, so a fast command costs no polling
-//! delay.
+//! after the grace; a hurried cancel shortens the grace to [`HURRIED_GRACE`]. After a normal
+//! exit, whatever the command left running in its group is stopped the same way. Exits are
+//! noticed through a pidfd, so a fast command costs no polling delay.
+//!
+//! What leaves the group is caught too. This process is a child subreaper (Linux), so a
+//! daemon the command starts in a session of its own (`setsid sleep 40 &`) becomes this
+//! process's child when its parent exits; every command gets a mark in its environment
+//! ([`MARK_VARIABLE`]), which its descendants inherit, so after the command ends the
+//! orphans carrying its mark are stopped (SIGTERM, the grace, SIGKILL) and reaped, while
+//! those of commands still running are left alone. [`stop_orphans`] stops every orphan left,
+//! marked or not, for a program's last moment.
 //!
 //! ```
 //! use myhill::{Cancel, Ended, Process, run};
@@ -17,7 +25,11 @@
 //! assert_eq!(r.ended, Ended::Exited(3));
 //! ```
 //!
-//! Limits: Unix only. A process that leaves the group (`setsid`) escapes the signals. Output
+//! Limits: Unix; orphans are caught on Linux only (elsewhere a process that leaves the group
+//! escapes). An orphan that clears its environment (`env -i`) is not told apart from other
+//! commands' until [`stop_orphans`]; one whose parent still lives is not an orphan, and
+//! goes when that parent is stopped. A program that uses this module and also starts
+//! processes of its own in other process groups may see their zombies reaped here. Output
 //! goes to files or nowhere, never to memory, so a command that prints gigabytes costs disk.
 
 use crate::oracle::Cancel;
@@ -26,7 +38,22 @@ use std::fs::File;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// The environment variable that marks every process a command starts, so that what it
+/// leaves behind outside its group can be told from what other commands left.
+pub const MARK_VARIABLE: &str = "MYHILL_COMMAND_MARK";
+
+/// The commands running now (their process ids): children of this process that only their
+/// own [`run`] may reap. Held while a command is started, so a sweep never sees a new
+/// command's process before it is listed here.
+static LEADERS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+fn leaders() -> MutexGuard<'static, Vec<i32>> {
+    LEADERS.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// The grace between SIGTERM and SIGKILL when a command must stop early.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(1);
@@ -145,12 +172,52 @@ pub fn run(process: &Process, cancel: &Cancel) -> Result<Run, RunError> {
     });
     cmd.stdout(output_to(&process.stdout).map_err(RunError::Spawn)?);
     cmd.stderr(output_to(&process.stderr).map_err(RunError::Spawn)?);
+    static MARKS: AtomicU64 = AtomicU64::new(0);
+    let mark = format!(
+        "{}.{}",
+        std::process::id(),
+        MARKS.fetch_add(1, Ordering::Relaxed)
+    );
+    cmd.env(MARK_VARIABLE, &mark);
     adopt_orphans();
     let started = Instant::now();
-    let mut child = cmd.spawn().map_err(RunError::Spawn)?;
+    let mut child = {
+        let mut running = leaders();
+        let child = cmd.spawn().map_err(RunError::Spawn)?;
+        running.push(child.id() as i32);
+        child
+    };
     let group = child.id() as i32;
+    let result = watch_and_stop(process, cancel, &mut child, group, started);
+    {
+        // The leader is reaped by now; its pid no longer needs guarding.
+        let mut running = leaders();
+        if let Some(k) = running.iter().position(|&p| p == group) {
+            running.swap_remove(k);
+        }
+    }
+    let grace = if cancel.is_hurried() {
+        Duration::ZERO
+    } else {
+        process.grace
+    };
+    // Whatever the command left running in its group goes with it, and so does what it
+    // started in sessions of their own.
+    clear_group(group, grace);
+    stop_marked(Some(&mark), grace);
+    result
+}
+
+/// Waits for the leader to end, its time limit or its cancellation; the leader is reaped.
+fn watch_and_stop(
+    process: &Process,
+    cancel: &Cancel,
+    child: &mut Child,
+    group: i32,
+    started: Instant,
+) -> Result<Run, RunError> {
     let watch = ExitWatch::new(group);
-    let result = loop {
+    loop {
         match child.try_wait() {
             Ok(Some(status)) => {
                 let ended = match status.code() {
@@ -164,8 +231,8 @@ pub fn run(process: &Process, cancel: &Cancel) -> Result<Run, RunError> {
             }
             Ok(None) => {}
             Err(e) => {
-                stop_group(&mut child, &watch, group, Duration::ZERO);
-                return Err(RunError::Wait(e));
+                stop_group(child, &watch, group, Duration::ZERO);
+                break Err(RunError::Wait(e));
             }
         }
         if cancel.is_cancelled() {
@@ -174,13 +241,13 @@ pub fn run(process: &Process, cancel: &Cancel) -> Result<Run, RunError> {
             } else {
                 process.grace
             };
-            stop_group(&mut child, &watch, group, grace);
+            stop_group(child, &watch, group, grace);
             break Err(RunError::Cancelled);
         }
         let elapsed = started.elapsed();
         if let Some(limit) = process.timeout {
             if elapsed >= limit {
-                stop_group(&mut child, &watch, group, process.grace);
+                stop_group(child, &watch, group, process.grace);
                 break Ok(Run {
                     ended: Ended::TimedOut,
                     duration: elapsed,
@@ -191,17 +258,7 @@ pub fn run(process: &Process, cancel: &Cancel) -> Result<Run, RunError> {
         } else {
             watch.wait(Duration::from_millis(10));
         }
-    };
-    // Whatever the command left running in its group goes with it.
-    clear_group(
-        group,
-        if cancel.is_hurried() {
-            Duration::ZERO
-        } else {
-            process.grace
-        },
-    );
-    result
+    }
 }
 
 /// Stops a running leader and its group: SIGTERM to the group, up to `grace` for the leader to
@@ -276,6 +333,203 @@ fn adopt_orphans() {
             libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
         }
     });
+}
+
+/// Stops every orphan this process adopted that a command started, marked or not (one that
+/// cleared its environment included), and reaps it: for a program's last moment, when no
+/// command runs any more. Returns how many were found. Linux only; elsewhere it finds none.
+pub fn stop_orphans(grace: Duration) -> usize {
+    stop_marked(None, grace)
+}
+
+/// What a sweep of this process's children found: orphans to stop (pid, and whether it
+/// leads its own group).
+type Orphans = Vec<(i32, bool)>;
+
+/// Stops the orphans whose environment carries `mark` (all orphans when `None`): SIGTERM to
+/// each (to its whole group when it leads one), up to `grace` for them to go, then SIGKILL;
+/// then again for what their ends left orphaned in turn. Returns how many were stopped.
+fn stop_marked(mark: Option<&str>, grace: Duration) -> usize {
+    let wanted = mark.map(|m| format!("{MARK_VARIABLE}={m}").into_bytes());
+    let mut stopped = 0;
+    // A daemon's own children become orphans only when it dies: a few rounds catch them.
+    for _ in 0..8 {
+        let found = {
+            let running = leaders();
+            let found = sweep(&running, wanted.as_deref());
+            for &(pid, leads) in &found {
+                signal_orphan(pid, leads, libc::SIGTERM);
+            }
+            found
+        };
+        if found.is_empty() {
+            break;
+        }
+        stopped += found.len();
+        let deadline = Instant::now() + grace;
+        let mut left = found;
+        loop {
+            {
+                let running = leaders();
+                // Reaps those that went; a pid still listed is an unreaped child, so it
+                // cannot have been reused and may still be signalled.
+                let alive = children(&running);
+                left.retain(|(pid, _)| alive.contains(pid));
+                if left.is_empty() {
+                    break;
+                }
+                if Instant::now() >= deadline {
+                    for &(pid, leads) in &left {
+                        signal_orphan(pid, leads, libc::SIGKILL);
+                    }
+                    break;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        if !left.is_empty() {
+            // Killed: wait (briefly) for them to become zombies, and reap them.
+            let until = Instant::now() + Duration::from_secs(1);
+            while Instant::now() < until {
+                let alive = children(&leaders());
+                left.retain(|(pid, _)| alive.contains(pid));
+                if left.is_empty() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+    stopped
+}
+
+fn signal_orphan(pid: i32, leads_group: bool, signal: i32) {
+    // SAFETY: kill and killpg only send a signal. The pid is an unreaped child of this
+    // process (the caller holds the leaders' lock, and only sweeps under it reap orphans),
+    // so neither it nor the group it leads can have been reused.
+    unsafe {
+        if leads_group {
+            libc::killpg(pid, signal);
+        } else {
+            libc::kill(pid, signal);
+        }
+    }
+}
+
+/// Reaps this process's orphaned children that have ended and lists the living ones
+/// carrying `wanted` in their environment (all when `None`). Commands in `running` are
+/// never touched.
+fn sweep(running: &[i32], wanted: Option<&[u8]>) -> Orphans {
+    let mut found = Vec::new();
+    for pid in children(running) {
+        let Some(stat) = Stat::read(pid) else {
+            continue;
+        };
+        let marked = match wanted {
+            None => true,
+            Some(want) => std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|&b| b == 0).any(|entry| entry == want)),
+        };
+        if marked {
+            found.push((pid, stat.group == pid));
+        }
+    }
+    found
+}
+
+/// This process's living children other than the commands `running`, after reaping those
+/// of them that ended (zombies). Children in this process's own group are left alone: they
+/// were started by someone else than [`run`], which puts each command in a group of its own.
+fn children(running: &[i32]) -> Vec<i32> {
+    let own_group = {
+        // SAFETY: getpgrp has no arguments and cannot fail.
+        unsafe { libc::getpgrp() }
+    };
+    let mut alive = Vec::new();
+    for pid in child_pids() {
+        if running.contains(&pid) {
+            continue;
+        }
+        let Some(stat) = Stat::read(pid) else {
+            continue;
+        };
+        if stat.group == own_group {
+            continue;
+        }
+        if stat.state == b'Z' || stat.state == b'X' {
+            // SAFETY: waitid writes into the zeroed siginfo it is given; the pid is a child
+            // that is not a running command, so no `run` waits for it.
+            unsafe {
+                let mut info: libc::siginfo_t = std::mem::zeroed();
+                libc::waitid(
+                    libc::P_PID,
+                    pid as libc::id_t,
+                    &mut info,
+                    libc::WEXITED | libc::WNOHANG,
+                );
+            }
+        } else {
+            alive.push(pid);
+        }
+    }
+    alive
+}
+
+/// The process ids of this process's children, from every thread's `children` list in
+/// /proc (or from a scan of /proc where the kernel has no such lists).
+fn child_pids() -> Vec<i32> {
+    let mut pids: Vec<i32> = Vec::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return pids;
+    };
+    for task in tasks.flatten() {
+        match std::fs::read_to_string(task.path().join("children")) {
+            Ok(list) => pids.extend(
+                list.split_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok()),
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return scan_for_children(),
+            Err(_) => {}
+        }
+    }
+    pids
+}
+
+fn scan_for_children() -> Vec<i32> {
+    let me = std::process::id() as i32;
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| Stat::read(pid).is_some_and(|s| s.parent == me))
+        .collect()
+}
+
+/// The fields of /proc/PID/stat a sweep needs.
+struct Stat {
+    state: u8,
+    parent: i32,
+    group: i32,
+}
+
+impl Stat {
+    fn read(pid: i32) -> Option<Stat> {
+        let text = std::fs::read(format!("/proc/{pid}/stat")).ok()?;
+        // The command name is in parentheses and may hold anything: read after the last one.
+        let close = text.iter().rposition(|&b| b == b')')?;
+        let rest = std::str::from_utf8(text.get(close + 2..)?).ok()?;
+        let mut fields = rest.split(' ');
+        let state = *fields.next()?.as_bytes().first()?;
+        let parent = fields.next()?.parse().ok()?;
+        let group = fields.next()?.parse().ok()?;
+        Some(Stat {
+            state,
+            parent,
+            group,
+        })
+    }
 }
 
 /// Waits for a child to exit without polling, through a pidfd where the kernel has them
@@ -361,6 +615,78 @@ mod tests {
         let r = run(&p, &Cancel::never()).unwrap();
         assert_eq!(r.ended, Ended::TimedOut);
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    /// Whether `pid` names a living process (not a zombie).
+    fn alive(pid: i32) -> bool {
+        Stat::read(pid).is_some_and(|s| s.state != b'Z' && s.state != b'X')
+    }
+
+    fn pid_in(path: &std::path::Path) -> i32 {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_daemon_in_a_session_of_its_own_goes_with_its_command() {
+        let dir = tempfile::tempdir().unwrap();
+        let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+        // One daemon alone, one leading a session with a child of its own.
+        let script = format!(
+            "setsid sleep 30 & echo $! > {one}; setsid sh -c 'sleep 30 & echo $! > {two}; wait' & \
+             while [ ! -s {two} ]; do sleep 0.01; done",
+            one = one.display(),
+            two = two.display()
+        );
+        let r = run(&sh(&script), &Cancel::never()).unwrap();
+        assert_eq!(r.ended, Ended::Exited(0));
+        for file in [&one, &two] {
+            assert!(wait_for_file(file));
+            assert!(!alive(pid_in(file)), "{} still runs", file.display());
+        }
+    }
+
+    fn wait_for_file(path: &std::path::Path) -> bool {
+        let until = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < until {
+            if std::fs::read_to_string(path).is_ok_and(|t| t.ends_with('\n')) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+
+    #[test]
+    fn a_running_commands_daemon_outlives_other_commands_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid = dir.path().join("pid");
+        let gate = dir.path().join("gate");
+        // The subshell exits at once, so the daemon is an orphan while its command still runs.
+        let script = format!(
+            "(setsid sleep 30 & echo $! > {pid}); while [ ! -e {gate} ]; do sleep 0.01; done; kill -0 $(cat {pid})",
+            pid = pid.display(),
+            gate = gate.display()
+        );
+        let long = std::thread::spawn(move || run(&sh(&script), &Cancel::never()).unwrap());
+        assert!(wait_for_file(&pid));
+        // Other commands end (and sweep) while the daemon is an orphan of the first one.
+        for _ in 0..5 {
+            run(&sh("exit 0"), &Cancel::never()).unwrap();
+        }
+        let daemon = pid_in(&pid);
+        assert!(alive(daemon), "another command's end stopped the daemon");
+        std::fs::write(&gate, "").unwrap();
+        let r = long.join().unwrap();
+        assert_eq!(
+            r.ended,
+            Ended::Exited(0),
+            "the daemon was gone before its command ended"
+        );
+        assert!(!alive(daemon), "the daemon outlived its command");
     }
 
     #[test]

@@ -22,11 +22,12 @@
 //! of the best is a rollback by the reduction to a result that passed before.
 
 use crate::archive::Splice;
-use crate::eval::{EvalOptions, Evaluator};
+use crate::certify::{Certificate, Minimality, certify_in};
+use crate::eval::{EvalOptions, Evaluator, Meter};
 use crate::idset::IdSet;
-use crate::oracle::Oracle;
+use crate::oracle::{Oracle, Verdict};
 use crate::policy::Policy;
-use crate::report::{Event, Figure, PassStats, Report, Stop};
+use crate::report::{Counter, Event, Figure, Fold, PassStats, Report, Stop};
 use crate::units::Units;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -42,11 +43,25 @@ pub struct Driver<'o> {
     /// The pass being run, with when it started and the test counters at its start.
     current: Option<(usize, Instant, u64, u64)>,
     started: Instant,
-    counters: BTreeMap<String, Figure>,
+    counters: BTreeMap<Counter, Figure>,
     trace: Vec<(u64, usize)>,
     /// While one file of a tree is reduced: the tree around it. The best is then that file's
     /// content, and every candidate is lifted into the whole tree before it is tested.
     focus: Option<Splice>,
+}
+
+/// Bytes the driver tested and found interesting (in a batch): only the driver makes one, so a
+/// pass can accept a candidate only through [`Driver::accept`], never bytes it judged itself.
+#[derive(Debug)]
+pub struct Witness {
+    bytes: Vec<u8>,
+}
+
+impl Witness {
+    /// The bytes found interesting.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
 }
 
 /// Whether `a` comes before `b` in shortlex order: shorter first, then bytewise.
@@ -80,8 +95,9 @@ impl<'o> Driver<'o> {
         self.best.clone()
     }
 
-    /// The evaluation path (its cache, for passes that seed what they learn from it).
-    pub fn evaluator(&mut self) -> &mut Evaluator<'o> {
+    /// The evaluation path, for the [`crate::Reduction`] that owns this driver (its first
+    /// check, re-runs, store and events). Passes never see it: they get the methods below.
+    pub(crate) fn evaluator(&mut self) -> &mut Evaluator<'o> {
         &mut self.eval
     }
 
@@ -95,76 +111,97 @@ impl<'o> Driver<'o> {
         self.eval.options().batch.max(1)
     }
 
-    /// The verdicts of a batch of candidates, all tested (see [`Evaluator::test_all`]);
-    /// nothing is accepted. A pass then accepts one with [`Driver::accept_tested`].
-    pub(crate) fn test_batch(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<bool>, Stop> {
-        let lifted: Vec<Vec<u8>>;
-        let candidates = match &self.focus {
+    /// A verdict already committed for exactly these bytes, if the cache holds one (free: no
+    /// test, no count).
+    pub fn cached(&self, bytes: &[u8]) -> Option<Verdict> {
+        match &self.focus {
+            Some(splice) => self.eval.cached(&splice.lift(bytes)),
+            None => self.eval.cached(bytes),
+        }
+    }
+
+    /// Certifies the current best cut into `units` (see [`certify`]); nothing is accepted,
+    /// a deletion found is handed back for [`Driver::try_candidates`].
+    pub fn certify(&mut self, units: &Units, property: Minimality) -> Result<Certificate, Stop> {
+        match &self.focus {
             Some(splice) => {
-                lifted = candidates.iter().map(|c| splice.lift(c)).collect();
-                &lifted
+                let lift = |content: &[u8]| splice.lift(content);
+                let found = certify_in(&mut self.eval, units, property, Some(&lift))?;
+                // A deletion found is handed back as the file's content, like the best.
+                Ok(match found {
+                    Certificate::NotMinimal {
+                        deleted,
+                        smaller,
+                        tests,
+                        distinct,
+                        saved,
+                    } => Certificate::NotMinimal {
+                        deleted,
+                        smaller: splice.unlift(&smaller).to_vec(),
+                        tests,
+                        distinct,
+                        saved,
+                    },
+                    minimal => minimal,
+                })
             }
-            None => candidates,
+            None => certify_in(&mut self.eval, units, property, None),
+        }
+    }
+
+    /// The running pass's progress meter, for proposals to set while they are pulled.
+    pub(crate) fn meter(&self) -> Meter {
+        self.eval.meter()
+    }
+
+    /// Tests a batch of candidates, all of them (see [`Evaluator::test_all`]), and returns a
+    /// [`Witness`] for each interesting one; nothing is accepted. A pass then hands the one it
+    /// chose to [`Driver::accept`].
+    pub fn test_batch(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<Option<Witness>>, Stop> {
+        let verdicts = match &self.focus {
+            Some(splice) => {
+                let lifted: Vec<Vec<u8>> = candidates.iter().map(|c| splice.lift(c)).collect();
+                self.eval.test_all(&lifted)?
+            }
+            None => self.eval.test_all(candidates)?,
         };
-        Ok(self
-            .eval
-            .test_all(candidates)?
-            .into_iter()
-            .map(|v| v.is_interesting())
+        Ok(candidates
+            .iter()
+            .zip(verdicts)
+            .map(|(c, v)| v.is_interesting().then(|| Witness { bytes: c.clone() }))
             .collect())
     }
 
-    /// Accepts `bytes`, which a batch found interesting and which is shortlex-smaller than
-    /// the best (checked).
-    pub(crate) fn accept_tested(&mut self, bytes: Vec<u8>) {
-        assert!(
-            shortlex_less(&bytes, &self.best),
-            "a batch winner must be smaller than the best"
-        );
-        self.accept(bytes);
+    /// Accepts what `witness` vouches for if it is shortlex-smaller than the best; whether it
+    /// was.
+    pub fn accept(&mut self, witness: Witness) -> bool {
+        if !shortlex_less(&witness.bytes, &self.best) {
+            return false;
+        }
+        self.take(witness.bytes);
+        true
     }
 
-    /// Adds `by` to a named count of the report.
-    pub fn count(&mut self, name: &str, by: u64) {
-        let entry = self
-            .counters
-            .entry(name.to_string())
-            .or_insert(Figure::Count(0));
+    /// Adds `value` to `counter` (or raises it to `value`, as the counter folds).
+    pub fn count(&mut self, counter: Counter, value: u64) {
+        let entry = self.counters.entry(counter).or_insert(Figure::Count(0));
         if let Figure::Count(n) = entry {
-            *n += by;
+            *n = match counter.fold() {
+                Fold::Max | Fold::MaxSeconds => (*n).max(value),
+                Fold::Sum | Fold::SumSeconds => *n + value,
+            };
         }
     }
 
-    /// Raises a named count of the report to at least `value`.
-    pub fn count_max(&mut self, name: &str, value: u64) {
-        let entry = self
-            .counters
-            .entry(name.to_string())
-            .or_insert(Figure::Count(0));
-        if let Figure::Count(n) = entry {
-            *n = (*n).max(value);
-        }
-    }
-
-    /// Adds `time` to a named time of the report.
-    pub fn add_time(&mut self, name: &str, time: Duration) {
-        let entry = self
-            .counters
-            .entry(name.to_string())
-            .or_insert(Figure::Seconds(0.0));
+    /// Adds `time` to `counter` (or raises it to `time`, as the counter folds).
+    pub fn time(&mut self, counter: Counter, time: Duration) {
+        let entry = self.counters.entry(counter).or_insert(Figure::Seconds(0.0));
         if let Figure::Seconds(s) = entry {
-            *s += time.as_secs_f64();
-        }
-    }
-
-    /// Raises a named time of the report to at least `time`.
-    pub fn max_time(&mut self, name: &str, time: Duration) {
-        let entry = self
-            .counters
-            .entry(name.to_string())
-            .or_insert(Figure::Seconds(0.0));
-        if let Figure::Seconds(s) = entry {
-            *s = s.max(time.as_secs_f64());
+            let t = time.as_secs_f64();
+            *s = match counter.fold() {
+                Fold::Max | Fold::MaxSeconds => s.max(t),
+                Fold::Sum | Fold::SumSeconds => *s + t,
+            };
         }
     }
 
@@ -216,7 +253,8 @@ impl<'o> Driver<'o> {
             .unwrap_or_else(|| "reduce".to_string())
     }
 
-    fn accept(&mut self, bytes: Vec<u8>) {
+    /// The one change of the best by a pass: `bytes`, tested interesting and shortlex-smaller.
+    fn take(&mut self, bytes: Vec<u8>) {
         debug_assert!(shortlex_less(&bytes, &self.best));
         let removed = self.best.len().saturating_sub(bytes.len()) as u64;
         self.best = Arc::new(bytes);
@@ -292,7 +330,7 @@ impl<'o> Driver<'o> {
                     Some(splice) => splice.unlift(&bytes).to_vec(),
                     None => bytes,
                 };
-                self.accept(bytes);
+                self.take(bytes);
                 Ok(Some(payload))
             }
             None => Ok(None),

@@ -64,6 +64,44 @@ pub enum Error {
     },
 }
 
+/// How a run ended, as the end of a sentence whose subject is the test.
+fn how_it_ended(outcome: &Outcome) -> String {
+    match (outcome.verdict, outcome.exit_code, outcome.signal) {
+        (crate::oracle::Verdict::TimedOut, _, _) => {
+            format!("timed out after {:.1}s", outcome.duration.as_secs_f64())
+        }
+        (_, Some(code), _) => format!("exited with status {code}"),
+        (_, None, Some(signal)) => match signal_name(signal) {
+            Some(name) => format!("was killed by signal {signal} ({name})"),
+            None => format!("was killed by signal {signal}"),
+        },
+        (_, None, None) => "ended with no exit status".to_string(),
+    }
+}
+
+/// The usual name of a signal that ends programs.
+fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGSYS => "SIGSYS",
+        _ => return None,
+    })
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -79,8 +117,8 @@ impl fmt::Display for Error {
             }
             Error::NotInteresting(outcome) => write!(
                 f,
-                "the original is not interesting: the test gave {} on the unchanged input",
-                outcome.describe()
+                "the original is not interesting: on the unchanged input the test {}",
+                how_it_ended(outcome)
             ),
             Error::Hangs(outcome) => write!(
                 f,

@@ -76,9 +76,11 @@ mod units;
 pub use archive::{Archive, ArchiveError, Entry, EntryKind, Splice};
 pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
-pub use command::{DEFAULT_GRACE, Ended, HURRIED_GRACE, Process, Run, RunError, run};
+pub use command::{
+    DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, run, stop_orphans,
+};
 pub use dfa::{DfaOptions, Finish};
-pub use driver::{Driver, shortlex_less};
+pub use driver::{Driver, Witness, shortlex_less};
 pub use error::Error;
 pub use eval::{EvalOptions, Evaluator, VerdictStore, content_key};
 pub use idset::{IdSet, RankIndex};
@@ -86,21 +88,24 @@ pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
     DfaPass, Expressions, FilesDelete, FilesEach, Gated, Hoist, Hollow, IndentBlocks, Integers,
-    LengthAware, LowerBytes, Needs, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
-    SiblingRuns, SqueezeWhitespace, TreePass, TreeStrategy, UnitPass, is_text, squeeze,
+    LengthAware, LowerBytes, Needs, Partition, Round, ShortIntervals, ShortenIdentifiers,
+    ShortenLiterals, SiblingRuns, SqueezeWhitespace, TreePass, TreeStrategy, UnitPass, is_text,
+    squeeze,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,
     TPdd,
 };
 pub use reduction::{Finished, ReduceOptions, Reduction};
-pub use report::{EvalStats, Event, Figure, PassStats, Report, Stop};
+pub use report::{Counter, EvalStats, Event, Figure, Fold, PassStats, Report, Stop};
 pub use run_dir::{
     LOG_LIMIT, Recorded, RunDir, RunInfo, RunStatus, VerdictFile, default_runs_root,
     fresh_run_path, list_runs, replay_steps,
 };
 pub use schedule::{Pass, Schedule};
-pub use strategy::{STRATEGIES, Strategy, pass_named, passes, schedule_of, tree_schedule};
+pub use strategy::{
+    STRATEGIES, Strategy, StrategyInfo, directory_schedule, pass_named, passes, schedule_of,
+};
 pub use test_command::{
     Diagnosis, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand, TestSpec,
     dynamic_timeout, parse_timeout,

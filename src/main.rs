@@ -3,5 +3,8 @@
 mod cli;
 
 fn main() {
-    std::process::exit(cli::main());
+    let code = cli::main();
+    // Tests' daemons were stopped after each test; this catches any that hid their mark.
+    myhill::stop_orphans(myhill::DEFAULT_GRACE);
+    std::process::exit(code);
 }

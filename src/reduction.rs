@@ -43,7 +43,7 @@ use crate::driver::Driver;
 use crate::error::Error;
 use crate::eval::{EvalOptions, VerdictStore};
 use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
-use crate::report::{Event, Report, Stop};
+use crate::report::{Counter, Event, Report, Stop};
 use crate::schedule::Schedule;
 use crate::units::{Granularity, Units};
 use std::sync::Arc;
@@ -396,7 +396,7 @@ impl<'o> Reduction<'o> {
                         // What the round found was built on luck: everything again.
                         vec![true; n]
                     } else if changed && paid.iter().any(|&p| p) {
-                        self.driver.count("restricted_rounds", 1);
+                        self.driver.count(Counter::RestrictedRounds, 1);
                         paid
                     } else if full && !skipped_any {
                         return Ok(());
@@ -443,7 +443,7 @@ impl<'o> Reduction<'o> {
             return Ok(());
         }
         self.rollbacks += 1;
-        self.driver.count("flaky_rollbacks", 1);
+        self.driver.count(Counter::FlakyRollbacks, 1);
         self.driver.evaluator().distrust();
         self.driver.roll_back_to(self.verified.clone());
         Ok(())
@@ -461,7 +461,7 @@ impl<'o> Reduction<'o> {
             return Ok(());
         }
         self.rollbacks += 1;
-        self.driver.count("flaky_rollbacks", 1);
+        self.driver.count(Counter::FlakyRollbacks, 1);
         self.driver.evaluator().distrust();
         self.driver.roll_back_to(self.verified.clone());
         Ok(())

@@ -1,8 +1,8 @@
 //! What a reduction tells the world: the event stream, and the figures of a run.
 //!
 //! Main types: [`Event`] (the one stream the terminal display, `--stats-json` and library users
-//! all read), [`Stop`] (why a run ended early), [`EvalStats`], [`PassStats`], [`Figure`] and
-//! [`Report`].
+//! all read), [`Stop`] (why a run ended early), [`EvalStats`], [`PassStats`], [`Counter`] (every
+//! pass-specific figure, each named once), [`Figure`] and [`Report`].
 //!
 //! ```
 //! use myhill::{Event, FnOracle, Reduction, ReduceOptions, Strategy};
@@ -88,6 +88,128 @@ pub struct EvalStats {
     pub wall: Duration,
 }
 
+/// How a [`Counter`] folds the values it is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fold {
+    /// Counts added up.
+    Sum,
+    /// The largest count seen.
+    Max,
+    /// Times added up.
+    SumSeconds,
+    /// The longest time seen.
+    MaxSeconds,
+}
+
+macro_rules! counters {
+    ($($(#[doc = $doc:expr])* $variant:ident = $name:literal, $fold:ident;)*) => {
+        /// A figure a pass or the reduction keeps beside the evaluator's counters, named once
+        /// here: its name in the summary and the stats file is [`Counter::name`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Counter {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Counter {
+            /// Every counter, in order.
+            pub const ALL: &'static [Counter] = &[$(Counter::$variant),*];
+
+            /// Its name in reports: `owner.what`, in snake case.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Counter::$variant => $name,)*
+                }
+            }
+
+            /// How the values it is given add up.
+            pub fn fold(self) -> Fold {
+                match self {
+                    $(Counter::$variant => Fold::$fold,)*
+                }
+            }
+        }
+    };
+}
+
+counters! {
+    /// Rounds that ran only the passes that paid in the round before.
+    RestrictedRounds = "reduction.restricted_rounds", Sum;
+    /// Rollbacks after a re-run of the best failed.
+    FlakyRollbacks = "reduction.flaky_rollbacks", Sum;
+    /// Partition levels whose merge of successes did not hold.
+    PartitionMergesFailed = "partition.merges_failed", Sum;
+    /// The most nodes of an inferred tree.
+    TreeNodes = "tree.nodes", Max;
+    /// The deepest inferred tree.
+    TreeDepth = "tree.depth", Max;
+    /// Record layouts the length-aware pass inferred.
+    LengthAwareLayoutsFound = "length_aware.layouts_found", Sum;
+    /// Renamings accepted.
+    RenameAccepted = "rename.accepted", Sum;
+    /// Files of a tree that `files/each` ran a one-file schedule on.
+    FilesEachFiles = "files.each_files", Sum;
+    /// SAT solves of the DFA pass.
+    DfaSolves = "dfa.solves", Sum;
+    /// Time in the SAT solver.
+    DfaSatSeconds = "dfa.sat_seconds", SumSeconds;
+    /// Time building encodings.
+    DfaBuildSeconds = "dfa.build_seconds", SumSeconds;
+    /// Solves given up at the conflict limit.
+    DfaGaveUp = "dfa.gave_up", Sum;
+    /// Solves given up at the deadline.
+    DfaGaveUpDeadline = "dfa.gave_up_deadline", Sum;
+    /// Encodings built.
+    DfaBuilds = "dfa.builds", Sum;
+    /// Rounds whose candidates came from a solve.
+    DfaSolverRounds = "dfa.solver_rounds", Sum;
+    /// Rounds that fell back to intervals without a solve.
+    DfaFallbackRounds = "dfa.fallback_rounds", Sum;
+    /// Known pairs carried over to the word after a deletion.
+    DfaCarriedPairs = "dfa.carried_pairs", Sum;
+    /// Windows searched to the end.
+    DfaWindowsExhausted = "dfa.windows_exhausted", Sum;
+    /// Rounds of the whole-word probe.
+    DfaProbeRounds = "dfa.probe_rounds", Sum;
+    /// Combinations learned from failures.
+    DfaLearnedCombinations = "dfa.learned_combinations", Sum;
+    /// Canonical pairs learned.
+    DfaLearnedPairs = "dfa.learned_pairs", Sum;
+    /// The most colours of a solve.
+    DfaMaxColours = "dfa.max_colours", Max;
+    /// The most clauses of an encoding.
+    DfaMaxClauses = "dfa.max_clauses", Max;
+    /// The longest solve.
+    DfaLongestSolveSeconds = "dfa.longest_solve_seconds", MaxSeconds;
+    /// Words proven interval-minimal.
+    DfaIntervalMinimal = "dfa.interval_minimal", Sum;
+    /// Words skipped for having too many units.
+    DfaSkippedTooLarge = "dfa.skipped_too_large", Sum;
+    /// Words skipped for having too many distinct units.
+    DfaSkippedAlphabet = "dfa.skipped_alphabet", Sum;
+    /// Deletions the interval check found and accepted.
+    DfaAcceptedCertify = "dfa.accepted_certify", Sum;
+    /// Candidate pairs known to fail from the cache, not tested.
+    DfaCacheSeededPairs = "dfa.cache_seeded_pairs", Sum;
+    /// Accepted candidates that were shortest paths of the quotient.
+    DfaAcceptedShortestPath = "dfa.accepted_shortest_path", Sum;
+    /// Accepted candidates that were pairs of loops.
+    DfaAcceptedPair = "dfa.accepted_pair", Sum;
+    /// Accepted candidates that were intervals of one class.
+    DfaAcceptedInterval = "dfa.accepted_interval", Sum;
+    /// Accepted candidates of the fallback.
+    DfaAcceptedFallback = "dfa.accepted_fallback", Sum;
+    /// Accepted candidates that were spans.
+    DfaAcceptedSpan = "dfa.accepted_span", Sum;
+    /// Accepted candidates of the probe.
+    DfaAcceptedProbe = "dfa.accepted_probe", Sum;
+}
+
+impl std::fmt::Display for Counter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A named figure of a run: a count, or a time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Figure {
@@ -162,8 +284,8 @@ pub struct Report {
     pub confirmed: bool,
     /// (tests run, bytes) at the start and after every change of the best.
     pub trace: Vec<(u64, usize)>,
-    /// Pass-specific figures (for example the DFA pass's solves), by name.
-    pub counters: BTreeMap<String, Figure>,
+    /// Pass-specific figures (for example the DFA pass's solves).
+    pub counters: BTreeMap<Counter, Figure>,
     /// Why the run ended early, if it did.
     pub stopped: Option<Stop>,
 }

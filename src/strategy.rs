@@ -1,8 +1,10 @@
 //! Named strategies: how `--strategy NAME` and `--units` become a schedule of passes.
 //!
-//! Main items: [`Strategy`] (a name and optional units; [`Strategy::schedule`] builds its
-//! passes), [`STRATEGIES`] (every name with a one-line description), [`passes`] (every pass
-//! that can be named, with what it does) and [`schedule_of`] (a schedule of named passes). A single policy given
+//! The one registry of names: [`STRATEGIES`] has a line per strategy (its name, what it does,
+//! how its schedule is made) and a private table has a line per pass that can be named (how to
+//! make it and what it does; the name is the pass's own). Main items: [`Strategy`] (a name and
+//! optional units; [`Strategy::schedule`] builds its passes), [`passes`] (every pass that can
+//! be named, with what it does) and [`schedule_of`] (a schedule of named passes). A single policy given
 //! without units runs over lines, then tokens, then bytes, repeated to a fixpoint, as
 //! line-then-character reducers do; with units it runs over those units once (the policy's own
 //! fixpoint).
@@ -23,215 +25,308 @@ use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
     DfaPass, Expressions, FilesDelete, FilesEach, Gated, Hoist, Hollow, IndentBlocks, Integers,
-    LengthAware, LowerBytes, Needs, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
+    LengthAware, LowerBytes, Needs, Partition, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
     SiblingRuns, SqueezeWhitespace, TreePass, TreeStrategy, UnitPass,
 };
-use crate::policy::{BinarySplit, ComplementDDMin, DDMin, PolicyFactory, ProbDD};
+use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
 use crate::units::Granularity;
 use std::sync::Arc;
 
-/// Every strategy name, with what it does.
-pub const STRATEGIES: &[(&str, &str)] = &[
+/// A named strategy: its name (written only here), what it does, and how its schedule is made
+/// from the units the user chose, if any.
+#[derive(Clone, Copy)]
+pub struct StrategyInfo {
+    /// Its name, for `--strategy`.
+    pub name: &'static str,
+    /// What it does, for `--list-passes`.
+    pub what: &'static str,
+    schedule: fn(Option<Granularity>) -> Schedule,
+}
+
+impl std::fmt::Debug for StrategyInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StrategyInfo")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every strategy, one line each: the one place a strategy is named.
+pub const STRATEGIES: &[StrategyInfo] = &[
+    StrategyInfo {
+        name: "default",
+        what: "on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        schedule: |units| match units {
+            None => fixpoint(default_passes()),
+            Some(g) => fixpoint(vec![Box::new(Partition::new(g))]),
+        },
+    },
+    StrategyInfo {
+        name: "classic",
+        what: "ProbDD over lines, then tokens, then DDMin over bytes, to a fixpoint",
+        schedule: |units| {
+            use Granularity::*;
+            fixpoint(match units {
+                None => vec![
+                    unit_pass(Lines, probdd),
+                    unit_pass(Tokens, probdd),
+                    unit_pass(Bytes, ddmin),
+                ],
+                Some(g) => vec![unit_pass(g, probdd), unit_pass(g, ddmin)],
+            })
+        },
+    },
+    StrategyInfo {
+        name: "ddmin",
+        what: "DDMin (subsets, then complements, granularity doubling)",
+        schedule: |units| over(units, |g| unit_pass(g, ddmin)),
+    },
+    StrategyInfo {
+        name: "probdd",
+        what: "ProbDD (a belief per unit, best expected-gain removal)",
+        schedule: |units| over(units, |g| unit_pass(g, probdd)),
+    },
+    StrategyInfo {
+        name: "split",
+        what: "adaptive binary splitting: groups sized to the estimated density of needed units",
+        schedule: |units| over(units, |g| Box::new(Partition::new(g))),
+    },
+    StrategyInfo {
+        name: "ddmin-complement",
+        what: "ddmin that removes one chunk at a time and keeps its granularity",
+        schedule: |units| over(units, |g| unit_pass(g, complement)),
+    },
+    StrategyInfo {
+        name: "hdd",
+        what: "HDD over inferred structure (brackets, lines, separators), DDMin per level",
+        schedule: |_| tree_schedule(TreeStrategy::Hdd),
+    },
+    StrategyInfo {
+        name: "hdd-probdd",
+        what: "HDD over inferred structure, ProbDD per level",
+        schedule: |_| tree_schedule(TreeStrategy::HddProbDD),
+    },
+    StrategyInfo {
+        name: "perses",
+        what: "Perses over inferred structure: node replacement, one List at a time",
+        schedule: |_| tree_schedule(TreeStrategy::Perses),
+    },
+    StrategyInfo {
+        name: "perses-probdd",
+        what: "Perses with ProbDD as the List minimizer",
+        schedule: |_| tree_schedule(TreeStrategy::PersesProbDD),
+    },
+    StrategyInfo {
+        name: "tpdd",
+        what: "T-PDD: one belief per node of the inferred tree for the whole run",
+        schedule: |_| tree_schedule(TreeStrategy::TPdd),
+    },
+    // Lines by default: proving interval-minimality costs a test per canonical interval,
+    // quadratic in the result's units, which only the coarsest units keep affordable. The
+    // probe first, where it wins; after ddmin the check on the shared cache, which costs what
+    // the windowed search would without its extra candidates (notes/dfa-induction.md).
+    StrategyInfo {
+        name: "dfa",
+        what: "the DFA pass's whole-word probe, DDMin, then the interval check on the shared cache, over the same units (lines unless --units), to a fixpoint; ends interval-minimal",
+        schedule: |units| {
+            let g = units.unwrap_or(Granularity::Lines);
+            let max_units = DfaOptions::default().max_units;
+            fixpoint(vec![
+                Box::new(DfaPass::probe(g, max_units)),
+                unit_pass(g, ddmin),
+                Box::new(DfaPass::check(g, max_units)),
+            ])
+        },
+    },
+    StrategyInfo {
+        name: "dfa-pass",
+        what: "the DFA induction pass alone, without its DDMin companion; ends interval-minimal",
+        schedule: |units| Schedule {
+            passes: vec![Box::new(DfaPass::new(
+                units.unwrap_or(Granularity::Lines),
+                DfaOptions::default(),
+            ))],
+            to_fixpoint: false,
+        },
+    },
+];
+
+/// How a line of [`PASSES`] makes its pass.
+enum Make {
+    /// One pass.
+    Fixed(fn() -> Box<dyn Pass>),
+    /// One pass per granularity (lines, tokens, bytes); `{units}` in the description names it.
+    Units(fn(Granularity) -> Box<dyn Pass>),
+}
+
+/// Every pass that can be named, one line each: how to make it and what it does. A pass's name
+/// is its own ([`Pass::name`], written in its file), so adding a pass is its file and one line
+/// here (and a place in a strategy's schedule, if it is to run by default).
+const PASSES: &[(Make, &str)] = &[
     (
-        "default",
-        "on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        Make::Fixed(|| Box::new(LengthAware::default())),
+        "binary input: infer a record layout from the bytes, delete records and cut values, fixing every enclosing length field",
     ),
     (
-        "classic",
-        "ProbDD over lines, then tokens, then DDMin over bytes, to a fixpoint",
+        Make::Fixed(|| Box::new(TreePass::new(TreeStrategy::TPdd))),
+        "T-PDD over a tree inferred from brackets, lines and separators",
     ),
     (
-        "ddmin",
-        "DDMin (subsets, then complements, granularity doubling)",
+        Make::Fixed(|| Box::new(TreePass::new(TreeStrategy::Hdd))),
+        "HDD over the inferred tree, DDMin per level",
     ),
     (
-        "probdd",
-        "ProbDD (a belief per unit, best expected-gain removal)",
+        Make::Fixed(|| Box::new(TreePass::new(TreeStrategy::HddProbDD))),
+        "HDD over the inferred tree, ProbDD per level",
     ),
     (
-        "split",
-        "adaptive binary splitting: groups sized to the estimated density of needed units",
+        Make::Fixed(|| Box::new(TreePass::new(TreeStrategy::Perses))),
+        "Perses over the inferred tree",
     ),
     (
-        "ddmin-complement",
-        "ddmin that removes one chunk at a time and keeps its granularity",
+        Make::Fixed(|| Box::new(TreePass::new(TreeStrategy::PersesProbDD))),
+        "Perses over the inferred tree, ProbDD per list",
     ),
     (
-        "hdd",
-        "HDD over inferred structure (brackets, lines, separators), DDMin per level",
+        Make::Fixed(|| Box::new(Hollow)),
+        "empty bracket groups, markup elements and string literals ({...} becomes {})",
     ),
     (
-        "hdd-probdd",
-        "HDD over inferred structure, ProbDD per level",
+        Make::Fixed(|| Box::new(Hoist)),
+        "replace a group by a group inside it or by its contents (f(g(x)) becomes g(x))",
     ),
     (
-        "perses",
-        "Perses over inferred structure: node replacement, one List at a time",
+        Make::Units(|g| Box::new(Partition::new(g))),
+        "adaptive binary splitting over {units} (partition with --batch)",
     ),
-    ("perses-probdd", "Perses with ProbDD as the List minimizer"),
+    (Make::Units(|g| unit_pass(g, ddmin)), "DDMin over {units}"),
+    (Make::Units(|g| unit_pass(g, probdd)), "ProbDD over {units}"),
     (
-        "tpdd",
-        "T-PDD: one belief per node of the inferred tree for the whole run",
-    ),
-    (
-        "dfa",
-        "the DFA pass's whole-word probe, DDMin, then the interval check on the shared cache, over the same units (lines unless --units), to a fixpoint; ends interval-minimal",
+        Make::Units(|g| unit_pass(g, complement)),
+        "ddmin removing one chunk at a time over {units}",
     ),
     (
-        "dfa-pass",
-        "the DFA induction pass alone, without its DDMin companion; ends interval-minimal",
+        Make::Fixed(|| Box::new(SqueezeWhitespace)),
+        "shorten every whitespace run and trim the ends, in one test",
+    ),
+    (
+        Make::Fixed(|| Box::new(SiblingRuns)),
+        "delete runs of 2 to 8 elements of one sequence (name(){}, \"key\": value,)",
+    ),
+    (
+        Make::Fixed(|| Box::new(ShortenIdentifiers::default())),
+        "rename each identifier to the shortest unused name",
+    ),
+    (
+        Make::Fixed(|| Box::new(ShortIntervals)),
+        "delete every run of 1 to 8 tokens at every position (inputs of at most 1,000 tokens)",
+    ),
+    (
+        Make::Fixed(|| Box::new(Expressions)),
+        "replace a OP b by a or b, and names and calls by 0",
+    ),
+    (
+        Make::Fixed(|| Box::new(Integers)),
+        "integer literals to 0, 1, or the smallest value that passes",
+    ),
+    (
+        Make::Fixed(|| Box::new(ShortenLiterals)),
+        "shorten string literals from inside",
+    ),
+    (
+        Make::Fixed(|| Box::new(LowerBytes)),
+        "lower bytes toward zero",
+    ),
+    (
+        Make::Fixed(|| Box::new(IndentBlocks)),
+        "delete an indented block (a line and the deeper lines under it), or replace it by its body, dedented",
+    ),
+    (
+        Make::Fixed(|| Box::new(FilesDelete)),
+        "a directory: delete whole files and subdirectories, the largest first, by binary splitting",
+    ),
+    (
+        Make::Fixed(|| {
+            Box::new(FilesEach::new(|| {
+                Strategy::named("default")
+                    .expect("the default strategy")
+                    .schedule()
+            }))
+        }),
+        "a directory: the default schedule on each file, the largest first, inside the whole tree",
+    ),
+    (
+        Make::Units(|g| Box::new(DfaPass::new(g, DfaOptions::default()))),
+        "SAT-backed DFA induction over {units}: the whole-word probe, then windows; ends interval-minimal",
+    ),
+    (
+        Make::Units(|g| Box::new(DfaPass::probe(g, DfaOptions::default().max_units))),
+        "the DFA pass's whole-word probe alone over {units} (at most 3 colours, while it pays)",
+    ),
+    (
+        Make::Units(|g| Box::new(DfaPass::check(g, DfaOptions::default().max_units))),
+        "the interval check over {units} on the shared cache, accepting what it finds; ends interval-minimal",
     ),
 ];
+
+/// Every pass of [`PASSES`], made, with what it does.
+fn registered() -> impl Iterator<Item = (Box<dyn Pass>, String)> {
+    use Granularity::*;
+    PASSES.iter().flat_map(|(make, what)| {
+        let made: Vec<(Box<dyn Pass>, String)> = match make {
+            Make::Fixed(make) => vec![(make(), what.to_string())],
+            Make::Units(make) => [Lines, Tokens, Bytes]
+                .into_iter()
+                .map(|g| (make(g), what.replace("{units}", &g.to_string())))
+                .collect(),
+        };
+        made
+    })
+}
 
 /// What the passes that can be named do, for `--list-passes` and errors: every pass of every
 /// strategy, by the name it has in the summary table.
 pub fn passes() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    let mut add = |name: &str, what: &str| out.push((name.to_string(), what.to_string()));
-    add(
-        "length-aware",
-        "binary input: infer a record layout from the bytes, delete records and cut values, fixing every enclosing length field",
-    );
-    for tree in TreeStrategy::ALL {
-        let what = match tree {
-            TreeStrategy::TPdd => "T-PDD over a tree inferred from brackets, lines and separators",
-            TreeStrategy::Hdd => "HDD over the inferred tree, DDMin per level",
-            TreeStrategy::HddProbDD => "HDD over the inferred tree, ProbDD per level",
-            TreeStrategy::Perses => "Perses over the inferred tree",
-            TreeStrategy::PersesProbDD => "Perses over the inferred tree, ProbDD per list",
-        };
-        add(&format!("{tree}/tree"), what);
-    }
-    add(
-        "hollow",
-        "empty bracket groups, markup elements and string literals ({...} becomes {})",
-    );
-    add(
-        "hoist",
-        "replace a group by a group inside it or by its contents (f(g(x)) becomes g(x))",
-    );
-    for (policy, what) in [
-        ("split", "adaptive binary splitting"),
-        ("ddmin", "DDMin"),
-        ("probdd", "ProbDD"),
-        ("ddmin-complement", "ddmin removing one chunk at a time"),
-    ] {
-        for g in [Granularity::Lines, Granularity::Tokens, Granularity::Bytes] {
-            add(&format!("{policy}/{g}"), &format!("{what} over {g}"));
-        }
-    }
-    add(
-        "squeeze/whitespace",
-        "shorten every whitespace run and trim the ends, in one test",
-    );
-    add(
-        "siblings",
-        "delete runs of 2 to 8 elements of one sequence (name(){}, \"key\": value,)",
-    );
-    add(
-        "rename/identifiers",
-        "rename each identifier to the shortest unused name",
-    );
-    add(
-        "intervals/tokens",
-        "delete every run of 1 to 8 tokens at every position (inputs of at most 1,000 tokens)",
-    );
-    add(
-        "expressions",
-        "replace a OP b by a or b, and names and calls by 0",
-    );
-    add(
-        "integers",
-        "integer literals to 0, 1, or the smallest value that passes",
-    );
-    add("literals", "shorten string literals from inside");
-    add("lower/bytes", "lower bytes toward zero");
-    add(
-        "indent/blocks",
-        "delete an indented block (a line and the deeper lines under it), or replace it by its body, dedented",
-    );
-    add(
-        "files/delete",
-        "a directory: delete whole files and subdirectories, the largest first, by binary splitting",
-    );
-    add(
-        "files/each",
-        "a directory: the default schedule on each file, the largest first, inside the whole tree",
-    );
-    for g in [Granularity::Lines, Granularity::Tokens, Granularity::Bytes] {
-        add(
-            &format!("dfa/{g}"),
-            &format!(
-                "SAT-backed DFA induction over {g}: the whole-word probe, then windows; ends interval-minimal"
-            ),
-        );
-        add(
-            &format!("dfa-probe/{g}"),
-            &format!(
-                "the DFA pass's whole-word probe alone over {g} (at most 3 colours, while it pays)"
-            ),
-        );
-        add(
-            &format!("dfa-check/{g}"),
-            &format!(
-                "the interval check over {g} on the shared cache, accepting what it finds; ends interval-minimal"
-            ),
-        );
-    }
-    out
+    registered().map(|(p, what)| (p.name(), what)).collect()
 }
 
 /// The pass called `name` (as [`passes`] lists it), with no gate: a pass named by the user
 /// runs on whatever input it gets.
 pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
-    let unknown = || Error::UnknownPass {
-        name: name.to_string(),
-        known: passes()
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
+    registered()
+        .map(|(p, _)| p)
+        .find(|p| p.name() == name)
+        .ok_or_else(|| Error::UnknownPass {
+            name: name.to_string(),
+            known: passes()
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// The schedule for a directory tree: whole files and subdirectories deleted
+/// ([`FilesDelete`]), then each file reduced by a fresh schedule from `per_file`
+/// ([`FilesEach`]), to a fixpoint (deleting again what the files' edits made deletable).
+/// Each file's schedule starts with [`IndentBlocks`] on text: the files of a project are
+/// often indentation-structured source (Python, YAML, make), where line and token deletions
+/// stall on orphaned bodies (notes/dirs.md).
+pub fn directory_schedule(per_file: impl Fn() -> Schedule + 'static) -> Schedule {
+    let per_file = move || {
+        let mut schedule = per_file();
+        if !schedule.names().iter().any(|n| n == "indent/blocks") {
+            schedule
+                .passes
+                .insert(0, Box::new(Gated::new(Box::new(IndentBlocks), Needs::Text)));
+        }
+        schedule
     };
-    let fixed: Option<Box<dyn Pass>> = match name {
-        "length-aware" => Some(Box::new(LengthAware::default())),
-        "hollow" => Some(Box::new(Hollow)),
-        "hoist" => Some(Box::new(Hoist)),
-        "squeeze/whitespace" => Some(Box::new(SqueezeWhitespace)),
-        "siblings" => Some(Box::new(SiblingRuns)),
-        "rename/identifiers" => Some(Box::new(ShortenIdentifiers::default())),
-        "intervals/tokens" => Some(Box::new(ShortIntervals)),
-        "expressions" => Some(Box::new(Expressions)),
-        "integers" => Some(Box::new(Integers)),
-        "literals" => Some(Box::new(ShortenLiterals)),
-        "lower/bytes" => Some(Box::new(LowerBytes)),
-        "files/delete" => Some(Box::new(FilesDelete)),
-        "indent/blocks" => Some(Box::new(IndentBlocks)),
-        "files/each" => Some(Box::new(FilesEach::new(|| {
-            Strategy::named("default")
-                .expect("the default strategy")
-                .schedule()
-        }))),
-        _ => None,
-    };
-    if let Some(pass) = fixed {
-        return Ok(pass);
+    Schedule {
+        passes: vec![Box::new(FilesDelete), Box::new(FilesEach::new(per_file))],
+        to_fixpoint: true,
     }
-    let (head, tail) = name.split_once('/').ok_or_else(unknown)?;
-    if tail == "tree" {
-        let tree: TreeStrategy = head.parse().map_err(|_| unknown())?;
-        return Ok(Box::new(TreePass::new(tree)));
-    }
-    let g: Granularity = tail.parse().map_err(|_| unknown())?;
-    let max_units = DfaOptions::default().max_units;
-    match head {
-        "dfa" => return Ok(Box::new(DfaPass::new(g, DfaOptions::default()))),
-        "dfa-probe" => return Ok(Box::new(DfaPass::probe(g, max_units))),
-        "dfa-check" => return Ok(Box::new(DfaPass::check(g, max_units))),
-        _ => {}
-    }
-    let factory = policy(head).ok_or_else(unknown)?;
-    Ok(Box::new(UnitPass::new(g, factory)))
 }
 
 /// A schedule of the passes called `names`, in that order, repeated to a fixpoint.
@@ -245,51 +340,55 @@ pub fn schedule_of(names: &[String]) -> Result<Schedule, Error> {
     })
 }
 
-/// The schedule for a directory tree: whole files and subdirectories deleted
-/// ([`FilesDelete`]), then each file reduced by a fresh schedule from `per_file`
-/// ([`FilesEach`]), to a fixpoint (deleting again what the files' edits made deletable).
-/// Each file's schedule starts with [`IndentBlocks`] on text: the files of a project are
-/// often indentation-structured source (Python, YAML, make), where line and token deletions
-/// stall on orphaned bodies (notes/dirs.md).
-pub fn tree_schedule(per_file: impl Fn() -> Schedule + 'static) -> Schedule {
-    let per_file = move || {
-        let mut schedule = per_file();
-        if !schedule.names().iter().any(|n| n == "indent/blocks") {
-            schedule.passes.insert(0, gated(IndentBlocks, Needs::Text));
-        }
-        schedule
-    };
-    Schedule {
-        passes: vec![Box::new(FilesDelete), Box::new(FilesEach::new(per_file))],
-        to_fixpoint: true,
-    }
-}
-
 /// The names, comma-separated, for messages.
 pub fn names() -> String {
     STRATEGIES
         .iter()
-        .map(|(n, _)| *n)
+        .map(|s| s.name)
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-fn policy(name: &str) -> Option<PolicyFactory> {
-    let factory: PolicyFactory = match name {
-        "ddmin" => Arc::new(|| Box::new(DDMin)),
-        "probdd" => Arc::new(|| Box::new(ProbDD::new(0.1))),
-        "ddmin-complement" => Arc::new(|| Box::new(ComplementDDMin::default())),
-        "split" => Arc::new(|| Box::new(BinarySplit::default())),
-        _ => return None,
-    };
-    Some(factory)
+fn ddmin() -> Box<dyn Policy> {
+    Box::new(DDMin)
 }
 
-fn unit_pass(g: Granularity, policy_name: &str) -> Box<dyn Pass> {
-    Box::new(UnitPass::new(
-        g,
-        policy(policy_name).expect("a known policy"),
-    ))
+fn probdd() -> Box<dyn Policy> {
+    Box::new(ProbDD::new(0.1))
+}
+
+fn complement() -> Box<dyn Policy> {
+    Box::new(ComplementDDMin::default())
+}
+
+fn unit_pass(g: Granularity, policy: fn() -> Box<dyn Policy>) -> Box<dyn Pass> {
+    Box::new(UnitPass::new(g, Arc::new(policy)))
+}
+
+fn fixpoint(passes: Vec<Box<dyn Pass>>) -> Schedule {
+    Schedule {
+        passes,
+        to_fixpoint: true,
+    }
+}
+
+/// A single kind of pass: over `units` once (the policy's own fixpoint), or over lines, then
+/// tokens, then bytes, to a fixpoint, as line-then-character reducers do.
+fn over(units: Option<Granularity>, pass: fn(Granularity) -> Box<dyn Pass>) -> Schedule {
+    use Granularity::*;
+    match units {
+        Some(g) => Schedule {
+            passes: vec![pass(g)],
+            to_fixpoint: false,
+        },
+        None => fixpoint([Lines, Tokens, Bytes].into_iter().map(pass).collect()),
+    }
+}
+
+/// A tree strategy's schedule: its tree pass, to a fixpoint (the tree's leaves are tokens,
+/// whatever the units).
+fn tree_schedule(tree: TreeStrategy) -> Schedule {
+    fixpoint(vec![Box::new(TreePass::new(tree))])
 }
 
 fn gated(pass: impl Pass + 'static, needs: Needs) -> Box<dyn Pass> {
@@ -319,19 +418,16 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
         gated(Hoist, Needs::Groups),
-        unit_pass(Lines, "split"),
+        Box::new(Partition::new(Lines)),
         gated(SqueezeWhitespace, Needs::Text),
         gated(SiblingRuns, Needs::Groups),
         gated(ShortenIdentifiers::default(), Needs::Text),
-        gated(UnitPass::new(Tokens, policy("split").unwrap()), Needs::Text),
+        gated(Partition::new(Tokens), Needs::Text),
         gated(ShortIntervals, Needs::Groups),
         gated(Expressions, Needs::Groups),
         gated(Integers, Needs::Groups),
         gated(ShortenLiterals, Needs::Text),
-        gated(
-            UnitPass::new(Bytes, policy("split").unwrap()),
-            Needs::Binary,
-        ),
+        gated(Partition::new(Bytes), Needs::Binary),
         gated(LowerBytes, Needs::Binary),
     ]
 }
@@ -346,7 +442,7 @@ pub struct Strategy {
 impl Strategy {
     /// The strategy called `name`.
     pub fn named(name: &str) -> Result<Strategy, Error> {
-        if !STRATEGIES.iter().any(|(n, _)| *n == name) {
+        if !STRATEGIES.iter().any(|s| s.name == name) {
             return Err(Error::UnknownStrategy {
                 name: name.to_string(),
                 known: names(),
@@ -370,59 +466,38 @@ impl Strategy {
 
     /// A fresh schedule of its passes.
     pub fn schedule(&self) -> Schedule {
-        use Granularity::*;
-        let units = self.units;
-        let fixpoint = |passes| Schedule {
-            passes,
-            to_fixpoint: true,
-        };
-        let once = |passes| Schedule {
-            passes,
-            to_fixpoint: false,
-        };
-        match self.name.as_str() {
-            "default" => fixpoint(match units {
-                None => default_passes(),
-                Some(g) => vec![unit_pass(g, "split")],
-            }),
-            "classic" => fixpoint(match units {
-                None => vec![
-                    unit_pass(Lines, "probdd"),
-                    unit_pass(Tokens, "probdd"),
-                    unit_pass(Bytes, "ddmin"),
-                ],
-                Some(g) => vec![unit_pass(g, "probdd"), unit_pass(g, "ddmin")],
-            }),
-            // Lines by default: proving interval-minimality costs a test per canonical
-            // interval, quadratic in the result's units, which only the coarsest units keep
-            // affordable. The probe first, where it wins; after ddmin the check on the shared
-            // cache, which costs what the windowed search would without its extra candidates
-            // (notes/dfa-induction.md).
-            "dfa" => {
-                let g = units.unwrap_or(Lines);
-                let max_units = DfaOptions::default().max_units;
-                fixpoint(vec![
-                    Box::new(DfaPass::probe(g, max_units)),
-                    unit_pass(g, "ddmin"),
-                    Box::new(DfaPass::check(g, max_units)),
-                ])
-            }
-            "dfa-pass" => once(vec![Box::new(DfaPass::new(
-                units.unwrap_or(Lines),
-                DfaOptions::default(),
-            ))]),
-            name => {
-                if let Ok(tree) = name.parse::<TreeStrategy>() {
-                    return fixpoint(vec![Box::new(TreePass::new(tree))]);
-                }
-                match units {
-                    Some(g) => once(vec![unit_pass(g, name)]),
-                    None => fixpoint(
-                        [Lines, Tokens, Bytes]
-                            .into_iter()
-                            .map(|g| unit_pass(g, name))
-                            .collect(),
-                    ),
+        let info = STRATEGIES
+            .iter()
+            .find(|s| s.name == self.name)
+            .expect("checked by Strategy::named");
+        (info.schedule)(self.units)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pass_of_every_strategy_is_registered_under_its_own_name() {
+        let known: Vec<String> = passes().into_iter().map(|(n, _)| n).collect();
+        let mut unique = known.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), known.len(), "a name is registered twice");
+        for info in STRATEGIES {
+            for units in [None, Some(Granularity::Tokens)] {
+                let schedule = Strategy::named(info.name)
+                    .unwrap()
+                    .with_units(units)
+                    .schedule();
+                for name in schedule.names() {
+                    assert!(
+                        known.contains(&name),
+                        "{} runs {name}, not registered",
+                        info.name
+                    );
+                    assert_eq!(pass_named(&name).unwrap().name(), name);
                 }
             }
         }

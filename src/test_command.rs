@@ -22,8 +22,8 @@
 //! under the input's name in that directory, and the tree itself is the working directory and
 //! the last argument (nothing on stdin); files the test creates there go with the directory.
 //!
-//! Limits: Unix only. A test that leaves its process group (`setsid`) escapes the signals. A
-//! signal that ends the test counts as exit status 128 + the signal for `expect_exit`, as a
+//! Limits: Unix only. What a test starts in a session of its own (`setsid`) is stopped when
+//! the test ends on Linux only (see [`crate::command`]). A signal that ends the test counts as exit status 128 + the signal for `expect_exit`, as a
 //! shell reports it.
 
 use crate::archive::Archive;
@@ -116,6 +116,7 @@ impl std::str::FromStr for InputMode {
 /// let sig = Signature::new(Some(139), None, Some("Segmentation"), false).unwrap();
 /// assert!(sig.is_set());
 /// assert!(Signature::new(None, Some("("), None, false).is_err());
+/// assert!(Signature::new(Some(999), None, None, false).is_err());
 /// ```
 #[derive(Clone, Debug)]
 pub struct Signature {
@@ -151,6 +152,12 @@ impl Signature {
             })
             .transpose()
         };
+        if let Some(code) = expect_exit.filter(|c| !(0..=255).contains(c)) {
+            return Err(Error::BadOption(format!(
+                "--expect-exit {code} can never match: an exit status is 0 to 255 (a signal \
+                 counts as 128 + its number, e.g. 139 for SIGSEGV)"
+            )));
+        }
         Ok(Signature {
             expect_exit,
             stdout_regex: compile(stdout_regex, "--stdout-regex")?,
@@ -317,37 +324,21 @@ impl TestSpec {
                 "the test command is empty: give a script or program, e.g. ./test.sh".into(),
             ));
         };
-        let cwd = std::env::current_dir().map_err(|e| Error::Io {
-            what: "read the current directory",
-            path: ".".into(),
-            source: e,
-        })?;
-        // Joined and with its `.` parts dropped: `./t.sh` becomes `/dir/t.sh`.
-        let local: PathBuf = cwd.join(program).components().collect();
-        let resolved = if program.contains('/') || (!local.is_dir() && local.exists()) {
-            if !local.exists() {
-                return Err(Error::BadTest(format!(
-                    "the test {program} does not exist: check the path"
-                )));
-            }
-            if local.is_dir() {
-                return Err(Error::BadTest(format!(
-                    "the test {program} is a directory: give a script or program"
-                )));
-            }
-            if !is_executable(&local) {
-                return Err(Error::BadTest(format!(
-                    "the test {program} is not executable: run chmod +x {program}"
-                )));
-            }
-            local
-        } else {
-            find_on_path(program).ok_or_else(|| {
-                Error::BadTest(format!(
+        let cwd = current_dir()?;
+        let resolved = resolve_program(program, &cwd, true).map_err(|why| {
+            Error::BadTest(match why {
+                Unresolved::Missing => format!("the test {program} does not exist: check the path"),
+                Unresolved::Directory => {
+                    format!("the test {program} is a directory: give a script or program")
+                }
+                Unresolved::NotExecutable => {
+                    format!("the test {program} is not executable: run chmod +x {program}")
+                }
+                Unresolved::NotOnPath => format!(
                     "the test program {program:?} was not found on PATH: give its path, e.g. ./{program}"
-                ))
-            })?
-        };
+                ),
+            })
+        })?;
         let mut argv = vec![resolved.to_string_lossy().into_owned()];
         for word in &words[1..] {
             let candidate = cwd.join(word);
@@ -362,6 +353,85 @@ impl TestSpec {
             }
         }
         Ok(TestSpec::new(argv, file_name))
+    }
+
+    /// Sets the launcher from a command line split like a shell would, its program resolved
+    /// as the test's is (a relative path from the current directory, not the test's).
+    ///
+    /// ```
+    /// let mut spec = myhill::TestSpec::new(vec!["true".into()], "input");
+    /// spec.set_launcher("env --").unwrap();
+    /// assert_eq!(spec.launcher, ["env", "--"]);
+    /// assert!(spec.set_launcher("./no-such-launcher").is_err());
+    /// ```
+    pub fn set_launcher(&mut self, command_line: &str) -> Result<(), Error> {
+        let bad = |msg: String| Error::BadOption(msg);
+        let mut words = shlex::split(command_line).ok_or_else(|| {
+            bad(format!(
+                "cannot split --launcher {command_line:?}: check its quotes"
+            ))
+        })?;
+        let Some(program) = words.first() else {
+            return Err(bad(
+                "--launcher is empty: give a command such as 'srun --quiet --ntasks=1 --'".into(),
+            ));
+        };
+        // A bare name stays as it is, found on PATH when the launcher starts, as a shell would.
+        let resolved = resolve_program(program, &current_dir()?, false).map_err(|why| {
+            bad(match why {
+                Unresolved::Missing | Unresolved::NotOnPath => format!(
+                    "--launcher: the program {program:?} was not found: install it or give its path"
+                ),
+                Unresolved::Directory => {
+                    format!("--launcher: {program} is a directory: give a program")
+                }
+                Unresolved::NotExecutable => {
+                    format!("--launcher: {program} is not executable: run chmod +x {program}")
+                }
+            })
+        })?;
+        if program.contains('/') {
+            words[0] = resolved.to_string_lossy().into_owned();
+        }
+        self.launcher = words;
+        Ok(())
+    }
+}
+
+fn current_dir() -> Result<PathBuf, Error> {
+    std::env::current_dir().map_err(|e| Error::Io {
+        what: "read the current directory",
+        path: ".".into(),
+        source: e,
+    })
+}
+
+/// Why a program could not be resolved.
+enum Unresolved {
+    Missing,
+    Directory,
+    NotExecutable,
+    NotOnPath,
+}
+
+/// A program as the tests run it, from any directory: a path is made absolute from `cwd`
+/// (with its `.` parts dropped: `./t.sh` becomes `/dir/t.sh`), a bare name is looked up on
+/// `PATH`, or first in `cwd` when `bare_in_cwd` is set.
+fn resolve_program(program: &str, cwd: &Path, bare_in_cwd: bool) -> Result<PathBuf, Unresolved> {
+    let local: PathBuf = cwd.join(program).components().collect();
+    if program.contains('/') || (bare_in_cwd && !local.is_dir() && local.exists()) {
+        if !local.exists() {
+            return Err(Unresolved::Missing);
+        }
+        if local.is_dir() {
+            return Err(Unresolved::Directory);
+        }
+        if !is_executable(&local) {
+            return Err(Unresolved::NotExecutable);
+        }
+        Ok(local)
+    } else {
+        find_on_path(program).ok_or(Unresolved::NotOnPath)
     }
 }
 
@@ -405,8 +475,16 @@ pub struct TestCommand {
 /// original (see [`TestCommand::diagnose`]).
 #[derive(Clone, Debug)]
 pub struct Diagnosis {
-    /// The outcome in a copy of the input's directory, or why it was not tried.
+    /// The outcome of one more run as myhill runs the test (a fresh temporary directory), or
+    /// why it could not run.
+    pub again: Result<Outcome, String>,
+    /// The outcome in a copy of the input's directory (run twice when the first says
+    /// interesting), or why it was not tried.
     pub beside_input: Result<Outcome, String>,
+    /// Whether the test gave different verdicts on the same input in the same place: it
+    /// said interesting on a run as myhill runs it, or said interesting and then not
+    /// beside a copy of the input's directory. The original's failed check said not.
+    pub flaky: bool,
     /// A shell command that reproduces myhill's run of the test in a fresh temporary copy.
     pub reproduce: String,
 }
@@ -487,10 +565,16 @@ impl TestCommand {
         }
         let finished = run(&process, cancel).map_err(|e| match e {
             RunError::Cancelled => OracleError::Cancelled,
-            RunError::Spawn(e) => setup(format!(
-                "cannot run the test {:?}: {e} (check that it exists and is executable, e.g. chmod +x)",
-                spec.argv[0]
-            )),
+            RunError::Spawn(e) => match spec.launcher.first() {
+                Some(launcher) => setup(format!(
+                    "cannot run the launcher {launcher:?}: {e} (check that it exists and is \
+                     executable, e.g. chmod +x)"
+                )),
+                None => setup(format!(
+                    "cannot run the test {:?}: {e} (check that it exists and is executable, e.g. chmod +x)",
+                    spec.argv[0]
+                )),
+            },
             RunError::Wait(e) => setup(format!("cannot wait for the test: {e}")),
         })?;
         // The candidate's directory differs per test; hide it so outputs compare equal.
@@ -618,10 +702,13 @@ impl TestCommand {
         let _ = std::fs::write(dir.join(name), bytes);
     }
 
-    /// Explains an uninteresting original: runs the test once beside a copy of `input`'s own
-    /// directory (never in it: the test might write there), and writes a command that
-    /// reproduces myhill's own run in a fresh temporary copy. The copy is skipped when the
-    /// directory holds more than 2,000 entries or 64 MiB.
+    /// Explains an uninteresting original: runs the test once more as myhill runs it (a test
+    /// that now says interesting is flaky), then beside a copy of `input`'s own directory
+    /// (never in it: the test might write there), twice if the first run there says
+    /// interesting (a second that does not means flaky, not a test that needs its
+    /// directory); and writes a command that reproduces myhill's own run in a fresh
+    /// temporary copy. The copy is skipped when the directory holds more than 2,000 entries
+    /// or 64 MiB.
     pub fn diagnose(&self, input: &Path) -> Diagnosis {
         let abs = std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf());
         let name = self.spec.file_name.clone();
@@ -629,7 +716,15 @@ impl TestCommand {
         if self.spec.tree {
             return self.diagnose_tree(&abs);
         }
-        let beside_input = (|| {
+        let again = std::fs::read(&abs)
+            .map_err(|e| format!("cannot read the input: {e}"))
+            .and_then(|bytes| {
+                self.run_candidate(&bytes, true, &Cancel::never())
+                    .map_err(|e| e.to_string())
+            });
+        let interesting =
+            |o: &Result<Outcome, String>| o.as_ref().is_ok_and(|o| o.verdict.is_interesting());
+        let beside = || {
             let root = tempfile::Builder::new()
                 .prefix("myhill-diagnose-")
                 .tempdir_in(default_temp_root())
@@ -653,13 +748,23 @@ impl TestCommand {
             });
             remove_dir(root);
             outcome
-        })();
+        };
+        let (beside_input, flaky) = if interesting(&again) {
+            (Err("the test is flaky".to_string()), true)
+        } else {
+            let first = beside();
+            let flaky = interesting(&first) && !interesting(&beside());
+            (first, flaky)
+        };
         let quote = |w: &str| {
             shlex::try_quote(w)
                 .map(|q| q.into_owned())
                 .unwrap_or_else(|_| w.to_string())
         };
-        let mut words: Vec<String> = self.spec.argv.iter().map(|w| quote(w)).collect();
+        let mut words: Vec<String> = (self.spec.launcher.iter())
+            .chain(&self.spec.argv)
+            .map(|w| quote(w))
+            .collect();
         if self.spec.input_mode.passes_path() {
             words.push(quote(&name));
         }
@@ -675,7 +780,9 @@ impl TestCommand {
             words.join(" ")
         );
         Diagnosis {
+            again,
             beside_input,
+            flaky,
             reproduce,
         }
     }
@@ -683,15 +790,25 @@ impl TestCommand {
 
 impl TestCommand {
     /// [`TestCommand::diagnose`] for a directory: the test already ran in a copy of it, so
-    /// only the command that reproduces that run is given.
+    /// it runs once more that way, and the command that reproduces that run is given.
     fn diagnose_tree(&self, abs: &Path) -> Diagnosis {
+        let again = Archive::from_dir(abs)
+            .map_err(|e| e.to_string())
+            .and_then(|tree| {
+                self.run_candidate(&tree.encode(), true, &Cancel::never())
+                    .map_err(|e| e.to_string())
+            });
+        let flaky = again.as_ref().is_ok_and(|o| o.verdict.is_interesting());
         let quote = |w: &str| {
             shlex::try_quote(w)
                 .map(|q| q.into_owned())
                 .unwrap_or_else(|_| w.to_string())
         };
         let name = quote(&self.spec.file_name);
-        let mut words: Vec<String> = self.spec.argv.iter().map(|w| quote(w)).collect();
+        let mut words: Vec<String> = (self.spec.launcher.iter())
+            .chain(&self.spec.argv)
+            .map(|w| quote(w))
+            .collect();
         if self.spec.input_mode.passes_path() {
             words.push(format!("\"$d\"/{name}"));
         }
@@ -701,7 +818,9 @@ impl TestCommand {
             words.join(" ")
         );
         Diagnosis {
+            again,
             beside_input: Err("the input is a directory, and the test ran in a copy of it".into()),
+            flaky,
             reproduce,
         }
     }

@@ -23,7 +23,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("dfa", 8),
     ("policy", 9),
     ("driver", 10),
-    ("certify", 10),
+    ("certify", 8),
     ("bisect", 10),
     ("schedule", 11),
     ("passes", 12),

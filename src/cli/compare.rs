@@ -41,7 +41,7 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
             .collect(),
         None => myhill::STRATEGIES
             .iter()
-            .map(|(n, _)| n.to_string())
+            .map(|s| s.name.to_string())
             .collect(),
     };
     let strategies = names
@@ -75,7 +75,7 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
         let started = Instant::now();
         let mut schedule = if session.tree {
             let per_file = strategy.clone();
-            myhill::tree_schedule(move || per_file.schedule())
+            myhill::directory_schedule(move || per_file.schedule())
         } else {
             strategy.schedule()
         };

@@ -68,7 +68,16 @@ pub enum Command {
         Exit codes: 0 found (or a range of candidates when skips hide the change), 2 usage or \
         setup error, 3 the first item is not good or the last not bad, 4 the test is flaky.\n\n\
         Examples:\n  myhill bisect versions.txt ./still-broken.sh\n  \
-        myhill bisect --git v1.0 HEAD './build-and-test.sh'"
+        myhill bisect --git v1.0 HEAD './build-and-test.sh'",
+        mut_arg("expect_exit", |a| a
+            .help("Only a run that exits with this status counts as bad: 0 to 255, a signal counting as 128 + its number")
+            .help_heading("What counts as bad")),
+        mut_arg("stdout_regex", |a| a
+            .help("Only a run whose stdout matches this regular expression counts as bad")
+            .help_heading("What counts as bad")),
+        mut_arg("stderr_regex", |a| a
+            .help("Only a run whose stderr matches this regular expression counts as bad")
+            .help_heading("What counts as bad"))
     )]
     Bisect(BisectArgs),
     /// Certify that FILE is 1-minimal (no unit can be deleted) or interval-minimal.
@@ -190,20 +199,22 @@ pub struct BisectArgs {
 /// The failure's signature: when given, all must hold (and exit status 0 is not required).
 #[derive(Args, Debug, Clone)]
 pub struct SignatureArgs {
-    /// Only a run that exits with this status counts (as interesting; for bisect, as bad).
+    /// Only a run that exits with this status counts as interesting: 0 to 255, a signal
+    /// counting as 128 + its number.
     #[arg(
         help_heading = "What counts as interesting",
         long,
         value_name = "CODE",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(i32).range(0..=255)
     )]
     pub expect_exit: Option<i32>,
 
-    /// Only a run whose stdout matches this regular expression counts.
+    /// Only a run whose stdout matches this regular expression counts as interesting.
     #[arg(help_heading = "What counts as interesting", long, value_name = "RE")]
     pub stdout_regex: Option<String>,
 
-    /// Only a run whose stderr matches this regular expression counts.
+    /// Only a run whose stderr matches this regular expression counts as interesting.
     #[arg(help_heading = "What counts as interesting", long, value_name = "RE")]
     pub stderr_regex: Option<String>,
 }
@@ -370,12 +381,14 @@ pub struct ReduceArgs {
     pub resume: Option<PathBuf>,
 
     /// Keep each candidate on which the test exits with CODE in the run directory's
-    /// also-interesting/ folder (at most 1000 of them): other bugs met on the way.
+    /// also-interesting/ folder (at most 1000 of them): other bugs met on the way. CODE is
+    /// 0 to 255, a signal counting as 128 + its number.
     #[arg(
         help_heading = "The run directory",
         long,
         value_name = "CODE",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(i32).range(0..=255)
     )]
     pub also_interesting: Option<i32>,
 }
@@ -412,7 +425,7 @@ fn list_passes() {
     }
     out::out("");
     out::out("Strategies (name: what it does; its passes, in order):");
-    for (name, what) in myhill::STRATEGIES {
+    for &myhill::StrategyInfo { name, what, .. } in myhill::STRATEGIES {
         if let Ok(strategy) = myhill::Strategy::named(name) {
             out::out(hanging(&format!("  {name:<18} "), what, width));
             let passes = strategy.schedule().names().join(", ");
@@ -422,7 +435,7 @@ fn list_passes() {
 }
 
 fn strategy_help() -> String {
-    let names: Vec<&str> = myhill::STRATEGIES.iter().map(|(n, _)| *n).collect();
+    let names: Vec<&str> = myhill::STRATEGIES.iter().map(|s| s.name).collect();
     format!(
         "The reduction strategy: a named schedule of passes, one of {}. `myhill --list-passes` \
          says what each does and lists its passes.",

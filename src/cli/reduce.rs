@@ -36,6 +36,9 @@ impl Keeper {
 }
 
 pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
+    if let Some(path) = &args.stats_json {
+        stats::check_path(path)?;
+    }
     let mut record = Record::default();
     let result = reduce(&args, &mut record);
     let Some(path) = &args.stats_json else {
@@ -116,9 +119,10 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
         return Err(Fail::usage(format!(
             "the test changed since the run in {} began (its command, its script, a file it \
              names or a signature option): the verdicts kept there would not hold. Start a new \
-             run from its best: myhill reduce TEST {}",
+             run from its best, under the input's own name: cp {} {} && myhill reduce TEST {2}",
             run.path().display(),
-            run.path().join("best").display()
+            run.path().join("best").display(),
+            best_copy_name(&args.t.input).display()
         )));
     }
     record.jobs = Some(session.jobs);
@@ -343,7 +347,7 @@ fn finish(
     }
     match &report.stopped {
         Some(Stop::Interrupted) => out::err("myhill: interrupted: the best result so far is saved"),
-        Some(Stop::Budget) => out::err(format!(
+        Some(Stop::Budget) if !args.t.quiet => out::err(format!(
             "myhill: stopped after --max-tests {} tests",
             args.max_tests.unwrap_or(0)
         )),
@@ -434,6 +438,18 @@ fn reduce_args() -> Vec<String> {
     all[at..].to_vec()
 }
 
+/// A name for a copy of a run's best that keeps the input's extension (a compiler test
+/// needs `.c`): `in.c` gives `in.best.c`.
+fn best_copy_name(input: &Path) -> PathBuf {
+    let stem = input
+        .file_stem()
+        .map_or("input".into(), |s| s.to_string_lossy());
+    match input.extension() {
+        Some(ext) => PathBuf::from(format!("{stem}.best.{}", ext.to_string_lossy())),
+        None => PathBuf::from(format!("{stem}.best")),
+    }
+}
+
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
@@ -448,7 +464,7 @@ fn flaky_note(report: &myhill::Report) -> String {
             report.rollbacks
         )
     } else {
-        "myhill: note: the result was not re-run at the end (interrupted); it passed the test once."
+        "myhill: note: the result was not re-run at the end (the run stopped early); it passed the test once."
             .to_string()
     }
 }

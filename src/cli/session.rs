@@ -84,7 +84,7 @@ impl Session {
         spec.also_interesting = extras.also_interesting;
         spec.tree = tree;
         if let Some(launcher) = &t.launcher {
-            spec.launcher = parse_launcher(launcher)?;
+            spec.set_launcher(launcher)?;
         }
         if let Some(dir) = &t.work_dir {
             if !dir.is_dir() {
@@ -167,6 +167,12 @@ impl Session {
             .and_then(|p| p.parent().map(|d| d.display().to_string()))
             .unwrap_or_else(|| ".".into());
         match &diagnosis.beside_input {
+            _ if diagnosis.flaky => msg.push_str(
+                "  Run again on the same input, the test said interesting: it is flaky (its \
+                 verdicts differ from run to run). Make it deterministic (fixed seeds, no \
+                 timing, no shared state), or pass --allow-flaky to go on when one first run \
+                 says interesting and re-confirm every reduction.\n",
+            ),
             Ok(o) if o.verdict.is_interesting() => msg.push_str(&format!(
                 "  Beside a copy of the files in {dir} the test says interesting, so it depends \
                  on its working directory or on files beside the input: use absolute paths in \
@@ -188,36 +194,14 @@ impl Session {
             "  Fix the test (it must exit 0 on this input) or the signature options, then run myhill again.",
         );
         Fail {
-            exit: Exit::NotInteresting,
+            exit: if diagnosis.flaky {
+                Exit::Flaky
+            } else {
+                Exit::NotInteresting
+            },
             message: msg,
         }
     }
-}
-
-/// Splits `--launcher` like a shell and checks that its program can be found.
-fn parse_launcher(line: &str) -> Result<Vec<String>, Fail> {
-    let words = shlex::split(line).ok_or_else(|| {
-        Fail::usage(format!(
-            "cannot split --launcher {line:?}: check its quotes"
-        ))
-    })?;
-    let Some(program) = words.first() else {
-        return Err(Fail::usage(
-            "--launcher is empty: give a command such as 'srun --quiet --ntasks=1 --'",
-        ));
-    };
-    let found = if program.contains('/') {
-        std::path::Path::new(program).is_file()
-    } else {
-        std::env::var_os("PATH")
-            .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(program).is_file()))
-    };
-    if !found {
-        return Err(Fail::usage(format!(
-            "--launcher: the program {program:?} was not found: install it or give its path"
-        )));
-    }
-    Ok(words)
 }
 
 fn tail(bytes: &[u8]) -> String {

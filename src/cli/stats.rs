@@ -100,10 +100,40 @@ fn path(p: &Option<PathBuf>) -> Value {
         .map_or(Value::Null, |p| json!(p.display().to_string()))
 }
 
+/// Refuses a `--stats-json` path the file could not be written to, before the run rather
+/// than after it: a directory, or a file in a directory that does not exist.
+pub fn check_path(path: &Path) -> Result<(), Fail> {
+    if path.is_dir() {
+        return Err(Fail::usage(format!(
+            "--stats-json {}: is a directory; give a file name",
+            path.display()
+        )));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(Fail::usage(format!(
+            "--stats-json {}: the directory {} does not exist; make it first",
+            path.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
+}
+
 /// The file's content for a run of `reduce` that ended with `result`.
 pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, Fail>) -> Value {
     let (exit, message) = match result {
-        Ok(exit) => (*exit, None),
+        // A test that could no longer run ends a reduction without a failure: say why.
+        Ok(exit) => (
+            *exit,
+            match record.report.as_ref().and_then(|r| r.stopped.as_ref()) {
+                Some(Stop::Oracle(why)) => Some(why.clone()),
+                _ => None,
+            },
+        ),
         Err(fail) => (fail.exit, Some(fail.message.clone())),
     };
     let ended = record
@@ -136,8 +166,8 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
     let mut timers = serde_json::Map::new();
     for (name, figure) in &report.counters {
         match figure {
-            Figure::Count(n) => counters.insert(name.clone(), json!(n)),
-            Figure::Seconds(s) => timers.insert(name.clone(), json!(s)),
+            Figure::Count(n) => counters.insert(name.to_string(), json!(n)),
+            Figure::Seconds(s) => timers.insert(name.to_string(), json!(s)),
         };
     }
     let trace: Vec<Value> = report

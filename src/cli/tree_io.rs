@@ -36,13 +36,13 @@ pub fn is_tree_pass(name: &str) -> bool {
     name.starts_with("files/")
 }
 
-/// The schedule for a directory: [`myhill::tree_schedule`] around the one-file schedule the
+/// The schedule for a directory: [`myhill::directory_schedule`] around the one-file schedule the
 /// arguments ask for (a fresh one per file), without the tree passes `--skip-pass` names.
 pub fn tree_schedule(args: &super::ReduceArgs) -> Result<Schedule, Fail> {
     let per_file = args.clone();
     // Checked here, so the fresh copies cannot fail.
     super::reduce::schedule(&per_file)?;
-    let mut schedule = myhill::tree_schedule(move || {
+    let mut schedule = myhill::directory_schedule(move || {
         super::reduce::schedule(&per_file).expect("a schedule checked once")
     });
     for name in args.skip_pass.iter().filter(|n| is_tree_pass(n)) {

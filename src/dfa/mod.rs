@@ -22,7 +22,7 @@
 //! let mut pass = DfaPass::new(Granularity::Bytes, DfaOptions::default());
 //! pass.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"xy");
-//! assert_eq!(driver.report().counters["dfa.interval_minimal"], myhill::Figure::Count(1));
+//! assert_eq!(driver.report().counters[&myhill::Counter::DfaIntervalMinimal], myhill::Figure::Count(1));
 //! ```
 //!
 //! Limits: interval-minimality costs one test per canonical interval of the final word that

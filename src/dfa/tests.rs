@@ -5,8 +5,8 @@ use super::induction::{Induction, Origin};
 use super::quotient::Quotient;
 use super::word::Word;
 use crate::{
-    DfaPass, Driver, EvalOptions, Event, Figure, FnOracle, Granularity, Pass, ReduceOptions,
-    Reduction, Units,
+    Counter, DfaPass, Driver, EvalOptions, Event, Figure, FnOracle, Granularity, Pass,
+    ReduceOptions, Reduction, Units,
 };
 use proptest::prelude::*;
 use std::time::Duration;
@@ -197,7 +197,7 @@ proptest! {
         pass.run(&mut driver).unwrap();
         prop_assert!(p.holds(driver.best()));
         prop_assert_eq!(deletable_interval(driver.best(), g, &p), None);
-        prop_assert_eq!(driver.report().counters.get("dfa.interval_minimal").copied(), Some(Figure::Count(1)));
+        prop_assert_eq!(driver.report().counters.get(&Counter::DfaIntervalMinimal).copied(), Some(Figure::Count(1)));
     }
 }
 
@@ -304,8 +304,8 @@ fn random_bytes_solves_stay_bounded_and_the_run_ends() {
     pass.run(&mut driver).unwrap();
     assert_eq!(driver.best(), [0xDE, 0xAD, 0xBE, 0xEF]);
     let counters = driver.report().counters;
-    assert_eq!(counters["dfa.interval_minimal"], Figure::Count(1));
-    assert!(counters["dfa.solves"].value() > 0.0);
+    assert_eq!(counters[&Counter::DfaIntervalMinimal], Figure::Count(1));
+    assert!(counters[&Counter::DfaSolves].value() > 0.0);
     // How long each solve ran is a benchmark's business (`myhill reduce --strategy dfa-pass`
     // in notes/dfa-induction.md), not a timed assertion's: load would make it flaky.
 }
@@ -354,7 +354,7 @@ fn the_probe_finds_global_structure_in_a_few_tests() {
         .unwrap();
     assert_eq!(driver.best(), b"x");
     let report = driver.report();
-    assert!(report.counters["dfa.accepted_probe"].value() >= 1.0);
+    assert!(report.counters[&Counter::DfaAcceptedProbe].value() >= 1.0);
     assert!(
         report.eval.tests_run <= 20,
         "{} tests",
@@ -397,10 +397,10 @@ fn pairs_of_loops_delete_a_bracket_with_its_partner() {
         .unwrap();
     assert_eq!(driver.best(), b"bb");
     let counters = driver.report().counters;
-    let count = |k: &str| counters.get(k).map_or(0.0, |f| f.value());
-    assert!(count("dfa.accepted_pair") + count("dfa.accepted_shortest_path") >= 1.0);
+    let count = |k: Counter| counters.get(&k).map_or(0.0, |f| f.value());
+    assert!(count(Counter::DfaAcceptedPair) + count(Counter::DfaAcceptedShortestPath) >= 1.0);
     assert_eq!(
-        count("dfa.accepted_interval") + count("dfa.accepted_fallback"),
+        count(Counter::DfaAcceptedInterval) + count(Counter::DfaAcceptedFallback),
         0.0
     );
 }
@@ -416,7 +416,7 @@ fn the_probe_skips_words_over_a_large_alphabet() {
     assert_eq!(driver.best(), b"abcdefghijxklm");
     assert_eq!(driver.report().eval.tests_run, 0);
     assert_eq!(
-        driver.report().counters["dfa.skipped_alphabet"],
+        driver.report().counters[&Counter::DfaSkippedAlphabet],
         Figure::Count(1)
     );
     // Over few symbols it looks.

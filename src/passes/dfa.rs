@@ -7,10 +7,10 @@
 //! reductions are the same for every `--jobs`, as long as no solve hits its wall-clock
 //! deadline (the proof-byte budget, which is reproducible, normally trips first).
 
-use crate::certify::{Certificate, Minimality, certify};
+use crate::certify::{Certificate, Minimality};
 use crate::dfa::{DfaOptions, Finish, Induction, InductionStats, Origin, Word};
 use crate::driver::Driver;
-use crate::report::Stop;
+use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 use crate::units::{Granularity, Units};
 
@@ -99,22 +99,22 @@ impl DfaPass {
 }
 
 fn report(driver: &mut Driver, stats: &InductionStats, learned: u64) {
-    driver.count("dfa.solves", stats.solves);
-    driver.add_time("dfa.sat_seconds", stats.sat_time);
-    driver.add_time("dfa.build_seconds", stats.build_time);
-    driver.count("dfa.gave_up", stats.gave_up);
-    driver.count("dfa.gave_up_deadline", stats.gave_up_deadline);
-    driver.count("dfa.builds", stats.builds);
-    driver.count("dfa.solver_rounds", stats.solver_rounds);
-    driver.count("dfa.fallback_rounds", stats.fallback_rounds);
-    driver.count("dfa.carried_pairs", stats.carried_pairs);
-    driver.count("dfa.windows_exhausted", stats.windows_exhausted);
-    driver.count("dfa.probe_rounds", stats.probe_rounds);
-    driver.count("dfa.learned_combinations", stats.combinations);
-    driver.count("dfa.learned_pairs", learned);
-    driver.count_max("dfa.max_colours", stats.max_colours as u64);
-    driver.count_max("dfa.max_clauses", stats.max_clauses as u64);
-    driver.max_time("dfa.longest_solve_seconds", stats.longest_solve);
+    driver.count(Counter::DfaSolves, stats.solves);
+    driver.time(Counter::DfaSatSeconds, stats.sat_time);
+    driver.time(Counter::DfaBuildSeconds, stats.build_time);
+    driver.count(Counter::DfaGaveUp, stats.gave_up);
+    driver.count(Counter::DfaGaveUpDeadline, stats.gave_up_deadline);
+    driver.count(Counter::DfaBuilds, stats.builds);
+    driver.count(Counter::DfaSolverRounds, stats.solver_rounds);
+    driver.count(Counter::DfaFallbackRounds, stats.fallback_rounds);
+    driver.count(Counter::DfaCarriedPairs, stats.carried_pairs);
+    driver.count(Counter::DfaWindowsExhausted, stats.windows_exhausted);
+    driver.count(Counter::DfaProbeRounds, stats.probe_rounds);
+    driver.count(Counter::DfaLearnedCombinations, stats.combinations);
+    driver.count(Counter::DfaLearnedPairs, learned);
+    driver.count(Counter::DfaMaxColours, stats.max_colours as u64);
+    driver.count(Counter::DfaMaxClauses, stats.max_clauses as u64);
+    driver.time(Counter::DfaLongestSolveSeconds, stats.longest_solve);
 }
 
 impl Pass for DfaPass {
@@ -139,15 +139,15 @@ impl Pass for DfaPass {
         loop {
             let units = Units::cut(driver.best(), self.granularity);
             if units.is_empty() {
-                driver.count("dfa.interval_minimal", 1);
+                driver.count(Counter::DfaIntervalMinimal, 1);
                 return Ok(());
             }
             let too_large = units.len() > self.options.max_units;
             let word = (!too_large).then(|| Word::new(&units));
             let skip = match &word {
-                None => Some("dfa.skipped_too_large"),
+                None => Some(Counter::DfaSkippedTooLarge),
                 Some(w) if w.alphabet_len() > self.options.max_alphabet => {
-                    Some("dfa.skipped_alphabet")
+                    Some(Counter::DfaSkippedAlphabet)
                 }
                 Some(_) => None,
             };
@@ -175,7 +175,7 @@ impl Pass for DfaPass {
                     continue;
                 }
                 if induction.is_interval_minimal() {
-                    driver.count("dfa.interval_minimal", 1);
+                    driver.count(Counter::DfaIntervalMinimal, 1);
                     self.proven_minimal = Some(driver.best().to_vec());
                     return Ok(());
                 }
@@ -189,9 +189,9 @@ impl Pass for DfaPass {
                 }
                 Finish::Certify => {
                     let units = Units::cut(driver.best(), self.granularity);
-                    match certify(driver.evaluator(), &units, Minimality::IntervalMinimal)? {
+                    match driver.certify(&units, Minimality::IntervalMinimal)? {
                         Certificate::Minimal { .. } => {
-                            driver.count("dfa.interval_minimal", 1);
+                            driver.count(Counter::DfaIntervalMinimal, 1);
                             self.proven_minimal = Some(driver.best().to_vec());
                             return Ok(());
                         }
@@ -199,7 +199,7 @@ impl Pass for DfaPass {
                             // Tested interesting a moment ago: the cache answers, no test.
                             let mut once = Some((smaller, ()));
                             if driver.try_candidates(&mut || once.take())?.is_some() {
-                                driver.count("dfa.accepted_certify", 1);
+                                driver.count(Counter::DfaAcceptedCertify, 1);
                             }
                             restart = Restart {
                                 probe: false,
@@ -225,12 +225,9 @@ impl DfaPass {
             let mut bytes: Vec<Option<Vec<u8>>> = Vec::with_capacity(round.candidates.len());
             for c in &round.candidates {
                 let known_failure = c.interval.is_some()
-                    && driver
-                        .evaluator()
-                        .cached(&c.bytes)
-                        .is_some_and(|v| !v.is_interesting());
+                    && driver.cached(&c.bytes).is_some_and(|v| !v.is_interesting());
                 if known_failure {
-                    driver.count("dfa.cache_seeded_pairs", 1);
+                    driver.count(Counter::DfaCacheSeededPairs, 1);
                 }
                 bytes.push((!known_failure).then(|| c.bytes.clone()));
             }
@@ -252,15 +249,15 @@ impl DfaPass {
             if let Some(w) = winner {
                 let won = &round.candidates[w];
                 let counter = match won.origin {
-                    Origin::ShortestPath => "dfa.accepted_shortest_path",
-                    Origin::Pair => "dfa.accepted_pair",
-                    Origin::ClassInterval => "dfa.accepted_interval",
-                    Origin::Fallback => "dfa.accepted_fallback",
-                    Origin::Span => "dfa.accepted_span",
+                    Origin::ShortestPath => Counter::DfaAcceptedShortestPath,
+                    Origin::Pair => Counter::DfaAcceptedPair,
+                    Origin::ClassInterval => Counter::DfaAcceptedInterval,
+                    Origin::Fallback => Counter::DfaAcceptedFallback,
+                    Origin::Span => Counter::DfaAcceptedSpan,
                 };
                 driver.count(counter, 1);
                 if won.probe {
-                    driver.count("dfa.accepted_probe", 1);
+                    driver.count(Counter::DfaAcceptedProbe, 1);
                 }
                 let carried = if self.recuts_alike(driver, induction, &won.symbols) {
                     induction.carried_over(won)

@@ -37,7 +37,7 @@ use crate::archive::Archive;
 use crate::driver::Driver;
 use crate::idset::IdSet;
 use crate::policy::{BinarySplit, Policy};
-use crate::report::Stop;
+use crate::report::{Counter, Stop};
 use crate::schedule::{Pass, Schedule};
 
 /// Deletes whole entries of a tree: files, symbolic links and directories with what they hold,
@@ -135,7 +135,7 @@ impl Pass for FilesEach {
             let splice = tree.splice(i).expect("a regular file");
             let before = driver.best_shared();
             driver.focus(splice);
-            driver.count("files.each_files", 1);
+            driver.count(Counter::FilesEachFiles, 1);
             let result = run_to_fixpoint(&mut (self.schedule)(), driver);
             driver.unfocus();
             result?;
@@ -235,7 +235,7 @@ mod tests {
                     .schedule()
             };
             let finished = reduction
-                .run(&mut crate::strategy::tree_schedule(default))
+                .run(&mut crate::strategy::directory_schedule(default))
                 .unwrap();
             results.push((finished.best, finished.report.eval.tests_run));
         }

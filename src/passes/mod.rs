@@ -1,6 +1,7 @@
 //! Every pass myhill runs, each a [`crate::Pass`] that only proposes candidates.
 //!
 //! - [`UnitPass`]: a policy over lines, tokens or bytes.
+//! - [`Partition`]: binary splitting over lines, tokens or bytes, by partition when the run batches.
 //! - [`TreePass`]: HDD, Perses or T-PDD over a tree inferred from the bytes.
 //! - [`SqueezeWhitespace`]: one candidate with every whitespace run shortened.
 //! - [`ShortenIdentifiers`]: one candidate per identifier, renamed to the shortest free name.
@@ -35,6 +36,7 @@ mod integers;
 mod intervals;
 mod literals;
 mod lower;
+mod partition;
 mod patch;
 mod records;
 mod rename;
@@ -55,6 +57,7 @@ pub use integers::Integers;
 pub use intervals::ShortIntervals;
 pub use literals::ShortenLiterals;
 pub use lower::LowerBytes;
+pub use partition::Partition;
 pub use records::LengthAware;
 pub use rename::{Round, ShortenIdentifiers};
 pub use siblings::SiblingRuns;

@@ -238,7 +238,7 @@ pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
         return sweep_batched(driver, candidates);
     }
     let snapshot = driver.best_shared();
-    let meter = driver.evaluator().meter();
+    let meter = driver.meter();
     let total = candidates.len() as u64;
     let mut accepted: Vec<Cut> = Vec::new();
     let mut next = 0;
@@ -300,8 +300,10 @@ fn sweep_batched(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Sto
         if batch.is_empty() {
             return Ok(successes);
         }
-        let verdicts = driver.test_batch(&bytes)?;
-        let wins: Vec<usize> = (0..batch.len()).filter(|&i| verdicts[i]).collect();
+        let mut verdicts = driver.test_batch(&bytes)?;
+        let wins: Vec<usize> = (0..batch.len())
+            .filter(|&i| verdicts[i].is_some())
+            .collect();
         let Some(&first) = wins.first() else {
             next = k;
             continue;
@@ -318,16 +320,16 @@ fn sweep_batched(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Sto
         if included > 1
             && let Some(b) = render(&snapshot, &merged)
             && crate::driver::shortlex_less(&b, &bytes[first])
-            && driver.test_batch(std::slice::from_ref(&b))?[0]
+            && let Some(witness) = driver.test_batch(std::slice::from_ref(&b))?.pop().flatten()
         {
-            driver.accept_tested(b);
+            driver.accept(witness);
             accepted = merged;
             successes += included;
             next = k;
             continue;
         }
         let first_index = batch[first].0;
-        driver.accept_tested(bytes.swap_remove(first));
+        driver.accept(verdicts[first].take().expect("a success"));
         accepted = batch.swap_remove(first).1;
         successes += 1;
         // With other successes that did not merge, go on right after the first, so they are

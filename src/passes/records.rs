@@ -63,7 +63,7 @@
 
 use super::patch::{Cut, Patch, sweep};
 use crate::driver::Driver;
-use crate::report::Stop;
+use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 
 /// Deletes records, fixing enclosing lengths; see the module doc.
@@ -363,7 +363,7 @@ impl Pass for LengthAware {
             return Ok(());
         };
         if self.layout != Some(layout) {
-            driver.count("length-aware.layouts_found", 1);
+            driver.count(Counter::LengthAwareLayoutsFound, 1);
             self.layout = Some(layout);
         }
         let candidates = candidates(layout, &records);

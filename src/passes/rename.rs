@@ -21,7 +21,7 @@
 
 use crate::driver::Driver;
 use crate::lex::{Class, Lexeme, lex};
-use crate::report::Stop;
+use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -257,7 +257,7 @@ impl Pass for ShortenIdentifiers {
                 self.failed.insert(from.clone());
             }
             match winner {
-                Some(_) => driver.count("rename.accepted", 1),
+                Some(_) => driver.count(Counter::RenameAccepted, 1),
                 None => return Ok(()),
             }
         }

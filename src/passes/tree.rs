@@ -27,7 +27,7 @@
 use crate::driver::Driver;
 use crate::error::Error;
 use crate::policy::{DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, TPdd};
-use crate::report::Stop;
+use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 use crate::tree::{Tree, infer};
 use crate::units::Units;
@@ -141,8 +141,8 @@ impl Pass for TreePass {
         let Some(inferred) = infer(driver.best()) else {
             return Ok(());
         };
-        driver.count_max("tree_nodes", inferred.tree.len() as u64);
-        driver.count_max("tree_depth", inferred.tree.max_depth() as u64);
+        driver.count(Counter::TreeNodes, inferred.tree.len() as u64);
+        driver.count(Counter::TreeDepth, inferred.tree.max_depth() as u64);
         let mut policy = self
             .strategy
             .policy(Arc::new(inferred.tree), &inferred.units);

@@ -1,0 +1,171 @@
+//! Binary splitting as a pass: sequential binary splitting, or, when the run batches, partition.
+//!
+//! Main type: [`Partition`] (a granularity). Without batches it runs [`BinarySplit`] over the
+//! units, whose every group depends on the verdict of the last. With batches
+//! ([`crate::ReduceOptions::batch`]) it partitions instead, whose candidates do not depend on
+//! one another's verdicts: the units are cut into as many equal chunks as a batch holds, every
+//! chunk's deletion is tested in one batch and the successes merged; then the chunks are cut
+//! again from what is left, halved after a level that removed nothing, down to single units.
+//!
+//! ```
+//! use myhill::{Driver, EvalOptions, FnOracle, Granularity, Partition, Pass};
+//! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"z\n"));
+//! let options = EvalOptions { batch: 4, ..EvalOptions::default() };
+//! let mut driver = Driver::new(b"w\nx\ny\nz\n".to_vec(), &oracle, options);
+//! let mut pass = Partition::new(Granularity::Lines);
+//! pass.run(&mut driver).unwrap();
+//! assert_eq!(driver.best(), b"z\n");
+//! assert_eq!(pass.name(), "split/lines");
+//! ```
+//!
+//! Limits: the cut is taken afresh each time the pass runs; a merge of successes that fails
+//! costs the batch that tested it.
+
+use crate::driver::{Driver, Witness};
+use crate::policy::{BinarySplit, Policy};
+use crate::report::{Counter, Stop};
+use crate::schedule::Pass;
+use crate::units::{Granularity, Units};
+
+/// Splitting in batches: levels of equal chunks of the units, every chunk's deletion tested
+/// in one batch. The first success is accepted; the merge of all of them is not tested on its
+/// own but taken as the base of the next level, whose batch tests it first (one wave less
+/// per level when it holds; when it fails, that batch is dropped and the level starts again
+/// from the accepted best). Chunks shrink with what is left and halve after a level that
+/// removed nothing, until single units remove nothing.
+fn partition(driver: &mut Driver, granularity: Granularity) -> Result<(), Stop> {
+    let batch = driver.batch().max(2);
+    let mut largest = usize::MAX;
+    // The merge of the last level's successes, not yet tested.
+    let mut pending: Option<Vec<u8>> = None;
+    'level: loop {
+        let base = pending
+            .clone()
+            .map(std::sync::Arc::new)
+            .unwrap_or_else(|| driver.best_shared());
+        let slots = batch - usize::from(pending.is_some());
+        let (size, chunks) = chunks(&base, granularity, slots, largest);
+        let without = |(s, e): (usize, usize)| [&base[..s], &base[e..]].concat();
+        // The chunks whose deletion from the base was interesting, with the driver's witness.
+        let mut wins: Vec<((usize, usize), Witness)> = Vec::new();
+        let mut first = true;
+        let mut rest = &chunks[..];
+        loop {
+            let mut candidates: Vec<Vec<u8>> = Vec::new();
+            let checks_pending = first && pending.is_some();
+            if checks_pending {
+                candidates.push(base.to_vec());
+            }
+            let take = rest.len().min(batch - candidates.len());
+            let group = &rest[..take];
+            rest = &rest[take..];
+            candidates.extend(group.iter().map(|&c| without(c)));
+            if candidates.is_empty() {
+                break;
+            }
+            let mut verdicts = driver.test_batch(&candidates)?;
+            if checks_pending {
+                pending = None;
+                let Some(merged) = verdicts[0].take() else {
+                    // The merge did not hold: what this batch learned stands on it.
+                    driver.count(Counter::PartitionMergesFailed, 1);
+                    continue 'level;
+                };
+                driver.accept(merged);
+            }
+            let offset = usize::from(checks_pending);
+            wins.extend(
+                group
+                    .iter()
+                    .zip(verdicts.drain(offset..))
+                    .filter_map(|(c, witness)| Some((*c, witness?))),
+            );
+            first = false;
+            if rest.is_empty() {
+                break;
+            }
+        }
+        if wins.is_empty() {
+            if size == 1 {
+                return Ok(());
+            }
+            largest = size / 2;
+            continue;
+        }
+        largest = size;
+        let ranges: Vec<(usize, usize)> = wins.iter().map(|(c, _)| *c).collect();
+        // The first success was tested on the base, which is now the best.
+        let (_, first) = wins.swap_remove(0);
+        driver.accept(first);
+        if ranges.len() > 1 {
+            let mut merged = Vec::with_capacity(base.len());
+            let mut from = 0;
+            for &(s, e) in &ranges {
+                merged.extend_from_slice(&base[from..s]);
+                from = e;
+            }
+            merged.extend_from_slice(&base[from..]);
+            pending = Some(merged);
+        }
+    }
+}
+
+/// The chunks of one partition level of `base`: as many equal runs of units as `slots`, each at
+/// most `largest` units; returns their size in units and their byte ranges.
+fn chunks(
+    base: &std::sync::Arc<Vec<u8>>,
+    granularity: Granularity,
+    slots: usize,
+    largest: usize,
+) -> (usize, Vec<(usize, usize)>) {
+    let units = Units::cut_shared(base.clone(), granularity);
+    let n = units.len();
+    let size = n.div_ceil(slots).min(largest).max(1);
+    let at = |i: usize| units.offset(i.min(n) as u32);
+    let ranges = (0..n)
+        .step_by(size)
+        .map(|i| (at(i), at(i + size)))
+        .collect();
+    (size, ranges)
+}
+
+/// Binary splitting over one granularity, by partition when the run batches.
+pub struct Partition {
+    granularity: Granularity,
+}
+
+impl Partition {
+    /// Splitting over units of `granularity`.
+    pub fn new(granularity: Granularity) -> Partition {
+        Partition { granularity }
+    }
+}
+
+impl Pass for Partition {
+    fn name(&self) -> String {
+        format!("{}/{}", BinarySplit::default().name(), self.granularity)
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        if driver.batch() > 1 {
+            return partition(driver, self.granularity);
+        }
+        let units = Units::cut_shared(driver.best_shared(), self.granularity);
+        let mut policy: Box<dyn Policy> = Box::new(BinarySplit::default());
+        driver.run_policy(&units, &mut policy).map(drop)
+    }
+
+    /// Partition's first batch: every chunk of the first level deleted.
+    fn preview(&self, best: &[u8], batch: usize) -> Vec<Vec<u8>> {
+        if batch <= 1 {
+            return Vec::new();
+        }
+        let base = std::sync::Arc::new(best.to_vec());
+        let (_, ranges) = chunks(&base, self.granularity, batch.max(2), usize::MAX);
+        ranges
+            .into_iter()
+            .take(batch.max(2))
+            .map(|(s, e)| [&best[..s], &best[e..]].concat())
+            .collect()
+    }
+}
