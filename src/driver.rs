@@ -405,7 +405,7 @@ impl<'o> Driver<'o> {
         Report {
             initial_bytes: self.initial_len,
             final_bytes: self.best.len(),
-            eval: self.eval.stats().clone(),
+            eval: self.eval.final_stats(),
             passes: self.passes.clone(),
             wall: self.started.elapsed(),
             jobs: self.eval.jobs(),

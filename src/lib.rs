@@ -99,8 +99,8 @@ pub use policy::{
 pub use reduction::{Finished, ReduceOptions, Reduction};
 pub use report::{Counter, EvalStats, Event, Figure, Fold, PassStats, Report, Stop};
 pub use run_dir::{
-    LOG_LIMIT, Recorded, RunDir, RunInfo, RunStatus, VerdictFile, default_runs_root,
-    fresh_run_path, list_runs, replay_steps,
+    KEEP_RUNS, KEEP_RUNS_FOR, LOG_LIMIT, MARKER, Recorded, RunDir, RunInfo, RunStatus, VerdictFile,
+    default_runs_root, fresh_run_path, is_run_dir, list_runs, prune_runs, replay_steps, run_in_use,
 };
 pub use schedule::{Pass, Schedule};
 pub use strategy::{

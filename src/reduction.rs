@@ -41,9 +41,9 @@
 use crate::certify::{Certificate, Minimality, certify};
 use crate::driver::Driver;
 use crate::error::Error;
-use crate::eval::{EvalOptions, VerdictStore};
-use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
-use crate::report::{Counter, Event, Report, Stop};
+use crate::eval::{EvalOptions, Rerun, VerdictStore};
+use crate::oracle::{Control, Oracle, Outcome, Verdict};
+use crate::report::{Counter, Event, Events, Report, Stop};
 use crate::schedule::Schedule;
 use crate::units::{Granularity, Units};
 use std::sync::Arc;
@@ -113,19 +113,11 @@ impl Finished {
 /// and a test that still fools that is beyond what re-runs can fix.
 const MAX_ROLLBACKS: u64 = 3;
 
-/// A re-run of a pass's best whose verdict is taken when the next pass ends (with batches),
-/// and the test already running it in the background, if one is.
-struct Deferred<'s> {
-    best: Arc<Vec<u8>>,
-    running: Option<(
-        std::thread::ScopedJoinHandle<'s, Result<Outcome, OracleError>>,
-        Cancel,
-    )>,
-}
-
 /// One reduction of one input; see the module doc.
 pub struct Reduction<'o> {
     driver: Driver<'o>,
+    /// The run's one event stream; the driver and its evaluator report to it.
+    events: Events<'o>,
     options: ReduceOptions,
     /// The last result that passed a re-run (at first the original, once checked).
     verified: Arc<Vec<u8>>,
@@ -146,8 +138,11 @@ impl<'o> Reduction<'o> {
             window_bytes: options.window_bytes.unwrap_or((64 << 20).max(input.len())),
             batch: options.batch.max(1),
         };
-        let driver = Driver::new(input, oracle, eval);
+        let mut driver = Driver::new(input, oracle, eval);
+        let events = Events::default();
+        driver.evaluator().set_events(events.clone());
         Reduction {
+            events,
             verified: driver.best_shared(),
             driver,
             options,
@@ -160,7 +155,7 @@ impl<'o> Reduction<'o> {
 
     /// Sends every [`Event`] to `f`.
     pub fn on_event(&mut self, f: impl FnMut(&Event) + 'o) {
-        self.driver.evaluator().set_sink(f);
+        self.events.listen(f);
     }
 
     /// Consults and feeds `store` for every test (a run directory's verdict cache): a
@@ -190,7 +185,7 @@ impl<'o> Reduction<'o> {
     pub fn reuse_first_check(&mut self, outcomes: &[Outcome]) -> Result<(), Error> {
         let eval = self.driver.evaluator();
         if let Some(first) = outcomes.first() {
-            eval.oracle().calibrate(first);
+            eval.calibrate(first);
         }
         for o in outcomes {
             eval.count_external(&self.verified, o.verdict);
@@ -226,14 +221,14 @@ impl<'o> Reduction<'o> {
             let outcomes = eval
                 .run_verbose_all(&original, runs as usize)
                 .map_err(stop)?;
-            eval.oracle().calibrate(&outcomes[0]);
+            eval.calibrate(&outcomes[0]);
             outcomes
         } else {
             let mut outcomes = Vec::new();
             for k in 0..runs {
                 let outcome = eval.run_verbose(&original).map_err(stop)?;
                 if k == 0 {
-                    eval.oracle().calibrate(&outcome);
+                    eval.calibrate(&outcome);
                 }
                 let hangs = outcome.verdict == Verdict::TimedOut;
                 outcomes.push(outcome);
@@ -271,9 +266,7 @@ impl<'o> Reduction<'o> {
     pub fn run(&mut self, schedule: &mut Schedule) -> Result<Finished, Error> {
         self.check_original()?;
         let (bytes, jobs) = (self.driver.best().len(), self.driver.jobs());
-        self.driver
-            .evaluator()
-            .emit(&Event::Started { bytes, jobs });
+        self.events.emit(&Event::Started { bytes, jobs });
         let verify = self.options.verify;
         if verify && self.options.max_tests.is_some() {
             self.driver.evaluator().set_reserve(1);
@@ -294,7 +287,7 @@ impl<'o> Reduction<'o> {
             best: self.driver.best().to_vec(),
             report,
         };
-        self.driver.evaluator().emit(&Event::Finished {
+        self.events.emit(&Event::Finished {
             best: &finished.best,
             report: &finished.report,
         });
@@ -311,13 +304,12 @@ impl<'o> Reduction<'o> {
     /// best ends, or when the rounds end, so a re-run costs no wave of its own; the decision
     /// falls at the same point whatever the jobs, so the result does not depend on them.
     fn run_rounds(&mut self, schedule: &mut Schedule) -> Result<(), Stop> {
-        let oracle = self.driver.evaluator().oracle();
         let control = self.options.control.clone();
         let defer = self.options.batch > 1;
         let background = self.options.jobs > 1;
         let look_ahead = defer && background;
         std::thread::scope(|scope| {
-            let mut deferred: Option<Deferred> = None;
+            let mut deferred: Option<Rerun> = None;
             let result = (|| -> Result<(), Stop> {
                 let n = schedule.passes.len();
                 // Which passes the next round runs; every one at first.
@@ -369,12 +361,8 @@ impl<'o> Reduction<'o> {
                         }
                         let best = self.driver.best_shared();
                         if best != self.verified && self.rollbacks < MAX_ROLLBACKS {
-                            let running = background.then(|| {
-                                let cancel = Cancel::child_of(&control);
-                                let (c, b) = (cancel.clone(), best.clone());
-                                (scope.spawn(move || oracle.test(&b, &c)), cancel)
-                            });
-                            deferred = Some(Deferred { best, running });
+                            let scope = background.then_some(scope);
+                            deferred = Some(self.driver.evaluator().start_rerun(scope, best));
                         }
                     }
                     let mut settled_back = false;
@@ -405,12 +393,8 @@ impl<'o> Reduction<'o> {
                     };
                 }
             })();
-            if let Some(Deferred {
-                running: Some((_, cancel)),
-                ..
-            }) = &deferred
-            {
-                cancel.cancel();
+            if let Some(d) = deferred {
+                self.driver.evaluator().abandon_rerun(d);
             }
             result
         })
@@ -418,26 +402,10 @@ impl<'o> Reduction<'o> {
 
     /// Takes the verdict of a deferred re-run (running it now if it did not start) and rolls
     /// back if it failed, as [`Reduction::verify_best`] does.
-    fn settle(&mut self, deferred: Deferred) -> Result<(), Stop> {
+    fn settle(&mut self, deferred: Rerun) -> Result<(), Stop> {
         self.verify_runs += 1;
-        let Deferred { best, running } = deferred;
-        let cancel = running.as_ref().map(|(_, c)| c.clone());
-        let verdict = self
-            .driver
-            .evaluator()
-            .rerun_with(&best, |oracle, cancel| match running {
-                Some((handle, _)) => handle.join().unwrap_or(Err(OracleError::Cancelled)),
-                None => oracle.test(&best, cancel),
-            });
-        let verdict = match verdict {
-            Ok(v) => v,
-            Err(stop) => {
-                if let Some(c) = cancel {
-                    c.cancel();
-                }
-                return Err(stop);
-            }
-        };
+        let best = deferred.bytes().clone();
+        let verdict = self.driver.evaluator().finish_rerun(deferred)?;
         if verdict.is_interesting() {
             self.verified = best;
             return Ok(());

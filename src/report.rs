@@ -18,8 +18,32 @@
 //! Limits: events borrow the reduction's data; a listener that keeps them must copy.
 
 use crate::oracle::Verdict;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use std::time::Duration;
+
+/// The one event stream of a run. A [`crate::Reduction`] owns it and lends a handle to its
+/// evaluator (tests, progress) and driver (passes, reductions); every [`Event`] goes to the one
+/// listener.
+#[derive(Clone, Default)]
+pub(crate) struct Events<'a>(Rc<RefCell<Option<Listener<'a>>>>);
+
+type Listener<'a> = Box<dyn FnMut(&Event) + 'a>;
+
+impl<'a> Events<'a> {
+    /// Sends every event from now on to `f`.
+    pub(crate) fn listen(&self, f: impl FnMut(&Event) + 'a) {
+        *self.0.borrow_mut() = Some(Box::new(f));
+    }
+
+    /// Hands `event` to the listener, if there is one.
+    pub(crate) fn emit(&self, event: &Event) {
+        if let Some(listener) = self.0.borrow_mut().as_mut() {
+            listener(event);
+        }
+    }
+}
 
 /// Why evaluation stopped before a pass ran out of candidates.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,11 +98,14 @@ pub struct EvalStats {
     pub timeouts: u64,
     /// Tests among `tests_run` that were interesting.
     pub interesting: u64,
-    /// Every run of the oracle, speculative ones included.
+    /// Every time the test ran: speculative, confirming, re-run and cancelled runs included
+    /// (a verdict recalled from a store is not a run).
     pub oracle_runs: u64,
-    /// Tests started while an earlier candidate was still undecided.
+    /// Tests started while an earlier candidate was still undecided, or ahead of their pass
+    /// (the lookahead).
     pub speculative_started: u64,
-    /// Runs whose result was not needed: cancelled, or decided after an earlier winner.
+    /// Those among `speculative_started` whose verdict no candidate needed: cancelled, or
+    /// never charged by the end of the run. At most `speculative_started`.
     pub speculative_wasted: u64,
     /// Tests running right now.
     pub running: usize,

@@ -13,6 +13,12 @@
 //! | `tests.jsonl` | one line per test: seconds since the start, pass, candidate hash, size, verdict, milliseconds |
 //! | `verdicts` | the verdict cache: `<hash> I`, `N` or `T` per test, `<hash>#<n> V` per re-run |
 //! | `also-interesting/` | candidates on which the test exited with `--also-interesting`'s status |
+//! | `lock` | locked (flock) by the process using the run, with its id |
+//! | `MYHILL-RUN` | the [`MARKER`]: this is a run directory |
+//!
+//! A run directory is made whole under a temporary name and renamed into place, never in a
+//! directory of other files, and it is locked while a process uses it, so a run cannot be
+//! resumed twice at once. [`prune_runs`] removes old ones.
 //!
 //! Resuming replays the reduction from the original with the verdict cache loaded: every
 //! verdict on disk is recalled (and counted as the test it was), so the replay takes the same
@@ -30,13 +36,15 @@
 //! reduction.set_store(run.verdicts().unwrap());
 //! reduction.on_event(move |e| { run.record(e); });
 //! let finished = reduction.run(&mut Strategy::named("default").unwrap().schedule()).unwrap();
+//! drop(reduction); // and with it the directory's lock
 //! let (_, info) = RunDir::open(&dir.path().join("run")).unwrap();
 //! assert_eq!(info.best_size, Some(finished.best.len()));
 //! ```
 //!
 //! Limits: each file is bounded (`tests.jsonl` and the edits of `steps.jsonl` stop at
 //! [`LOG_LIMIT`] bytes each; `verdicts` takes about 36 bytes a test; `also-interesting/`
-//! keeps at most 1000 candidates), but old run directories are not removed for the user.
+//! keeps at most 1000 candidates); old run directories are removed by [`prune_runs`], which the
+//! binary calls when it makes a new one under [`default_runs_root`].
 //! A replay takes the first run's decisions only if the passes are deterministic: a pass that
 //! stops a SAT solve on a clock (the DFA pass) may decide differently when the machine is
 //! slower.
@@ -57,6 +65,70 @@ pub const LOG_LIMIT: u64 = 64 << 20;
 
 /// The format of `meta.json`; a run directory of another format is refused.
 const FORMAT: u64 = 1;
+
+/// The file that marks a directory as a run directory: `--run-dir` writes into no directory
+/// of other files, and `myhill runs remove` removes no directory without it.
+pub const MARKER: &str = "MYHILL-RUN";
+
+const MARKER_TEXT: &str = "This directory is a myhill run directory (see `myhill runs list`).\n";
+
+/// How a run directory under construction is named, beside where it goes.
+const NEW_PREFIX: &str = ".myhill-new-run-";
+
+/// Opens and locks `dir/lock` (flock, released when the process ends, however it ends), and
+/// writes this process's id in it; a run directory in use by a live process is refused.
+fn lock_in(dir: &Path) -> Result<File, Error> {
+    let p = dir.join("lock");
+    let mut file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&p)
+        .map_err(|source| Error::Io {
+            what: "open the lock of",
+            path: p.clone(),
+            source,
+        })?;
+    // SAFETY: flock on a descriptor this function owns.
+    let locked = unsafe {
+        libc::flock(
+            std::os::fd::AsRawFd::as_raw_fd(&file),
+            libc::LOCK_EX | libc::LOCK_NB,
+        )
+    };
+    if locked != 0 {
+        let mut holder = String::new();
+        let _ = file.read_to_string(&mut holder);
+        let holder = holder.trim();
+        let who = if holder.is_empty() {
+            "another myhill".to_string()
+        } else {
+            format!("another myhill (process {holder})")
+        };
+        return Err(Error::RunDir(format!(
+            "{} is in use by {who}: wait for it to end or stop it (Ctrl-C), then resume",
+            dir.display()
+        )));
+    }
+    let _ = file.set_len(0);
+    let _ = file.write_all(format!("{}\n", std::process::id()).as_bytes());
+    Ok(file)
+}
+
+/// Whether the run directory at `dir` is locked by a live process.
+pub fn run_in_use(dir: &Path) -> bool {
+    let Ok(file) = File::open(dir.join("lock")) else {
+        return false;
+    };
+    // SAFETY: flock on a descriptor this function owns; closing it releases the lock.
+    unsafe {
+        libc::flock(
+            std::os::fd::AsRawFd::as_raw_fd(&file),
+            libc::LOCK_EX | libc::LOCK_NB,
+        ) != 0
+    }
+}
 
 /// Where run directories go when no `--run-dir` is given: `$XDG_STATE_HOME/myhill/runs`, or
 /// `~/.local/state/myhill/runs`; `None` when neither variable is set.
@@ -490,11 +562,16 @@ pub struct RunDir {
     started: Instant,
     /// The first error, reported once by [`RunDir::error`].
     error: Option<String>,
+    /// The open `lock` file, locked while this value lives.
+    _lock: File,
 }
 
 impl RunDir {
-    /// Makes a run directory at `path` for a reduction of `original` (its parents too); it
-    /// must not hold a run already.
+    /// Makes a run directory at `path` for a reduction of `original` (its parents too), and
+    /// locks it. `path` must not exist yet or be an empty directory: the directory is filled
+    /// under a temporary name beside it and renamed into place, so a directory that exists is
+    /// either a whole run directory (with its [`MARKER`]) or none; a directory of other files
+    /// is never written into.
     pub fn create(path: &Path, mut info: RunInfo, original: &[u8]) -> Result<RunDir, Error> {
         let io = |what: &'static str, p: &Path| {
             let p = p.to_path_buf();
@@ -504,22 +581,66 @@ impl RunDir {
                 source,
             }
         };
-        if path.join("meta.json").exists() {
+        if path.join(MARKER).exists() || path.join("meta.json").exists() {
             return Err(Error::RunDir(format!(
                 "{} already holds a run: resume it with --resume {0}, or give another --run-dir",
                 path.display()
             )));
         }
-        std::fs::create_dir_all(path).map_err(io("make the run directory", path))?;
-        std::fs::create_dir_all(path.join("also-interesting"))
+        match std::fs::read_dir(path).map(|mut entries| entries.next().is_some()) {
+            Ok(true) => {
+                return Err(Error::RunDir(format!(
+                    "{} is a directory of other files, not a run directory: give --run-dir a \
+                     new or empty directory (myhill would write original, best and verdicts \
+                     there)",
+                    path.display()
+                )));
+            }
+            Ok(false) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+                return Err(Error::RunDir(format!(
+                    "{} is a file, not a run directory: give --run-dir a new or empty directory",
+                    path.display()
+                )));
+            }
+            Err(e) => return Err(io("use the run directory", path)(e)),
+        }
+        let parent = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        std::fs::create_dir_all(parent).map_err(io("make the run directory's parent", parent))?;
+        let tmp = tempfile::Builder::new()
+            .prefix(NEW_PREFIX)
+            .tempdir_in(parent)
+            .map_err(io("make the run directory in", parent))?;
+        let new = tmp.path();
+        let lock = lock_in(new)?;
+        std::fs::write(new.join(MARKER), MARKER_TEXT).map_err(io("write the marker in", new))?;
+        std::fs::create_dir(new.join("also-interesting"))
             .map_err(io("make the run directory", path))?;
         info.original = content_key(original);
-        write_atomic(&path.join("original"), original)
-            .map_err(io("write the original to", path))?;
-        write_atomic(&path.join("best"), original).map_err(io("write the best to", path))?;
-        let mut dir = RunDir::with_files(path, info, Vec::new())?;
+        write_atomic(&new.join("original"), original).map_err(io("write the original to", path))?;
+        write_atomic(&new.join("best"), original).map_err(io("write the best to", path))?;
+        let mut dir = RunDir::with_files(new, info, Vec::new(), lock)?;
         dir.best_size = original.len();
         dir.save_info()?;
+        // The files stay open across the rename: they are the same files under the new name.
+        // Renaming onto an empty directory replaces it; onto anything else it fails.
+        std::fs::rename(new, path).map_err(|e| {
+            if path.join(MARKER).exists() {
+                Error::RunDir(format!(
+                    "{} already holds a run: resume it with --resume {0}, or give another \
+                     --run-dir",
+                    path.display()
+                ))
+            } else {
+                io("make the run directory", path)(e)
+            }
+        })?;
+        let _ = tmp.keep();
+        dir.path = path.to_path_buf();
         Ok(dir)
     }
 
@@ -561,7 +682,8 @@ impl RunDir {
                 ))
             })
             .collect();
-        let mut dir = RunDir::with_files(path, info.clone(), recorded)?;
+        let lock = lock_in(path)?;
+        let mut dir = RunDir::with_files(path, info.clone(), recorded, lock)?;
         dir.best_size = std::fs::metadata(path.join("best"))
             .map(|m| m.len() as usize)
             .unwrap_or(0);
@@ -572,6 +694,7 @@ impl RunDir {
         path: &Path,
         info: RunInfo,
         recorded: Vec<(usize, u128)>,
+        lock: File,
     ) -> Result<RunDir, Error> {
         let open = |name: &str| {
             let p = path.join(name);
@@ -598,7 +721,20 @@ impl RunDir {
             pass: "first-check".to_string(),
             started: Instant::now(),
             error: None,
+            _lock: lock,
         })
+    }
+
+    /// Whether `bytes` are something this run held: its original, a best it recorded, or
+    /// its best now. Anything else in its output was put there by someone else.
+    pub fn knows(&self, bytes: &[u8]) -> bool {
+        let key = content_key(bytes);
+        key == self.info.original
+            || self.info.best_hash == Some(key)
+            || self
+                .recorded
+                .iter()
+                .any(|&(size, hash)| (size, hash) == (bytes.len(), key))
     }
 
     /// Whether a resumed run is still replaying the steps the directory held.
@@ -876,6 +1012,66 @@ pub fn replay_steps(path: &Path) -> Result<Vec<Vec<u8>>, Error> {
     Ok(out)
 }
 
+/// How many run directories [`prune_runs`] keeps at least: the newest ones.
+pub const KEEP_RUNS: usize = 20;
+
+/// How long [`prune_runs`] keeps any run directory, counted from its last change.
+pub const KEEP_RUNS_FOR: Duration = Duration::from_secs(14 * 24 * 3600);
+
+/// Whether `dir` is a run directory: it holds the [`MARKER`], or a `meta.json` (as those made
+/// before the marker do).
+pub fn is_run_dir(dir: &Path) -> bool {
+    dir.join(MARKER).is_file() || dir.join("meta.json").is_file()
+}
+
+/// When the run in `dir` last changed (its `meta.json`, rewritten on every new best).
+fn last_change(dir: &Path) -> SystemTime {
+    std::fs::metadata(dir.join("meta.json"))
+        .or_else(|_| std::fs::metadata(dir))
+        .and_then(|m| m.modified())
+        .unwrap_or(UNIX_EPOCH)
+}
+
+/// Removes the old run directories under `root`: every one that is not among the newest
+/// `keep`, has not changed for `max_age`, and is not in use; also the remains of directories
+/// that were never finished being made. Returns what it removed. Only directories that are
+/// run directories ([`is_run_dir`]) are touched.
+pub fn prune_runs(root: &Path, keep: usize, max_age: Duration) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let now = SystemTime::now();
+    let old = |when: SystemTime| now.duration_since(when).unwrap_or_default() > max_age;
+    let mut runs = Vec::new();
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with(NEW_PREFIX) {
+            let day = Duration::from_secs(24 * 3600);
+            let made = entry.metadata().and_then(|m| m.modified()).unwrap_or(now);
+            if now.duration_since(made).unwrap_or_default() > day
+                && !run_in_use(&path)
+                && std::fs::remove_dir_all(&path).is_ok()
+            {
+                removed.push(path);
+            }
+        } else if is_run_dir(&path) {
+            runs.push((last_change(&path), path));
+        }
+    }
+    runs.sort_by(|a, b| b.cmp(a));
+    for (when, path) in runs.into_iter().skip(keep) {
+        if old(when) && !run_in_use(&path) && std::fs::remove_dir_all(&path).is_ok() {
+            removed.push(path);
+        }
+    }
+    removed
+}
+
 /// The runs under `root` (newest first, at most `limit`) with what their `meta.json` says.
 pub fn list_runs(root: &Path, limit: usize) -> Vec<(PathBuf, RunInfo)> {
     let Ok(entries) = std::fs::read_dir(root) else {
@@ -928,6 +1124,14 @@ mod tests {
             bests.iter().map(|b| b.to_vec()).collect::<Vec<_>>()
         );
         assert_eq!(std::fs::read(path.join("best")).unwrap(), b"");
+        // Locked while in use.
+        let Err(busy) = RunDir::open(&path) else {
+            panic!("a run in use was opened again");
+        };
+        assert!(busy.to_string().contains("in use"), "{busy}");
+        assert!(run_in_use(&path));
+        drop(run);
+        assert!(!run_in_use(&path));
         let (mut again, info) = RunDir::open(&path).unwrap();
         assert_eq!(info.best_size, Some(0));
         assert_eq!(info.test, 7);

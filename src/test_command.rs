@@ -314,6 +314,12 @@ impl TestSpec {
     /// is looked up on `PATH`. Arguments naming files in the current directory are made
     /// absolute for the same reason.
     pub fn parse(command_line: &str, file_name: &str) -> Result<TestSpec, Error> {
+        TestSpec::parse_in(command_line, file_name, &current_dir()?)
+    }
+
+    /// [`TestSpec::parse`] with relative paths taken from `cwd` rather than the current
+    /// directory (a resumed run's test, given where the run began).
+    pub fn parse_in(command_line: &str, file_name: &str, cwd: &Path) -> Result<TestSpec, Error> {
         let words = shlex::split(command_line).ok_or_else(|| {
             Error::BadTest(format!(
                 "cannot split the test command {command_line:?}: check its quotes"
@@ -324,8 +330,7 @@ impl TestSpec {
                 "the test command is empty: give a script or program, e.g. ./test.sh".into(),
             ));
         };
-        let cwd = current_dir()?;
-        let resolved = resolve_program(program, &cwd, true).map_err(|why| {
+        let resolved = resolve_program(program, cwd, true).map_err(|why| {
             Error::BadTest(match why {
                 Unresolved::Missing => format!("the test {program} does not exist: check the path"),
                 Unresolved::Directory => {

@@ -73,31 +73,76 @@ fn shipped(text: &str) -> String {
     out
 }
 
+/// The names one path list opens with: `x` of `x::..`, and each of `{a, b::c}`.
+fn heads(rest: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.trim()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    match rest.strip_prefix('{') {
+        Some(group) => {
+            let end = group.find('}').unwrap_or(group.len());
+            group[..end].split(',').map(ident).collect()
+        }
+        None => vec![ident(rest)],
+    }
+}
+
 /// The top-level modules `code` names through `crate::`.
 fn imports(code: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut rest = code;
     while let Some(at) = rest.find("crate::") {
         rest = &rest[at + "crate::".len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            let end = group.find('}').unwrap_or(group.len());
-            for item in group[..end].split(',') {
-                let name: String = item
-                    .trim()
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                found.push(name);
-            }
+        found.extend(heads(rest));
+    }
+    found
+}
+
+/// The top-level modules `code`, the code of the module at `path` (`["passes", "patch"]` for
+/// src/passes/patch.rs, `["eval"]` for src/eval.rs or src/eval/mod.rs), names through
+/// `super::`: from a top-level module, `super::x` is the crate's `x`.
+fn super_imports(code: &str, path: &[String]) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("super::") {
+        let before = &rest[..at];
+        if before.ends_with("super::")
+            || before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+        {
+            rest = &rest[at + "super::".len()..];
+            continue;
+        }
+        rest = &rest[at..];
+        let mut up = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            up += 1;
+            rest = r;
+        }
+        let kept = path.len().saturating_sub(up);
+        if kept == 0 {
+            found.extend(heads(rest));
         } else {
-            found.push(
-                rest.chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect(),
-            );
+            found.push(path[0].clone());
         }
     }
     found
+}
+
+/// The module path of a file under src/: `passes/patch.rs` is `["passes", "patch"]`, and a
+/// `mod.rs` is its folder.
+fn module_path(rel: &str) -> Vec<String> {
+    let mut parts: Vec<String> = rel
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(str::to_string)
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
 }
 
 fn modules(dir: &Path, out: &mut BTreeMap<String, Vec<(String, String)>>) {
@@ -122,7 +167,11 @@ fn modules(dir: &Path, out: &mut BTreeMap<String, Vec<(String, String)>>) {
             continue;
         }
         let code = shipped(&std::fs::read_to_string(&path).unwrap());
-        for used in imports(&code) {
+        let path = module_path(&rel);
+        for used in imports(&code)
+            .into_iter()
+            .chain(super_imports(&code, &path))
+        {
             out.entry(top.clone())
                 .or_default()
                 .push((rel.clone(), used));
@@ -190,4 +239,80 @@ fn the_checker_sees_what_it_must() {
         "a\nb\n"
     );
     assert_eq!(shipped("#[cfg(test)]\nmod tests;\nc"), "c\n");
+    let top = module_path("reduction.rs");
+    assert_eq!(super_imports("use super::eval::Rerun;", &top), ["eval"]);
+    let inner = module_path("passes/patch.rs");
+    assert_eq!(
+        super_imports("use super::structure::X;", &inner),
+        ["passes"]
+    );
+    assert_eq!(
+        super_imports("use super::super::{driver::D, units};", &inner),
+        ["driver", "units"]
+    );
+    assert_eq!(module_path("eval/mod.rs"), ["eval"]);
+    assert!(calls_oracle("let v = oracle.test(&b, &c);"));
+    assert!(!calls_oracle("eval.tested(&b)"));
+    assert!(reaches_past_the_driver("driver.evaluator().cached(b)"));
+    assert!(reaches_past_the_driver("driver.accept_tested(b)"));
+    assert!(!reaches_past_the_driver("driver.cached(b)"));
+}
+
+/// Whether `code` calls the oracle's test methods.
+fn calls_oracle(code: &str) -> bool {
+    [".test(", ".test_verbose(", "Oracle::test"]
+        .iter()
+        .any(|call| code.contains(call))
+}
+
+/// Whether `code` reaches the evaluator through the driver, or accepts bytes by itself.
+fn reaches_past_the_driver(code: &str) -> bool {
+    [".evaluator(", "accept_tested", "Evaluator"]
+        .iter()
+        .any(|call| code.contains(call))
+}
+
+/// Every `.rs` file under `dir`, with its shipped code.
+fn shipped_files(dir: &Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            shipped_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("tests.rs") {
+            let code = shipped(&std::fs::read_to_string(&path).unwrap());
+            out.push((path.display().to_string(), code));
+        }
+    }
+}
+
+/// Invariant 2 of notes/architecture.md, by the text of the code: passes, policies, trees and
+/// the DFA search see only the driver's narrow API (no evaluator, no oracle, no accepting
+/// bytes they judged themselves).
+#[test]
+fn passes_see_only_the_driver() {
+    let mut files = Vec::new();
+    for dir in ["src/passes", "src/policy", "src/tree", "src/dfa"] {
+        shipped_files(Path::new(dir), &mut files);
+    }
+    let wrong: Vec<&str> = files
+        .iter()
+        .filter(|(_, code)| reaches_past_the_driver(code) || calls_oracle(code))
+        .map(|(file, _)| file.as_str())
+        .collect();
+    assert!(wrong.is_empty(), "reach past the driver: {wrong:?}");
+}
+
+/// Only the evaluator runs the test: no code outside src/eval/ calls `Oracle::test` (the
+/// trait's own default in src/oracle.rs aside), the reduction's re-runs included.
+#[test]
+fn only_the_evaluator_calls_the_oracle() {
+    let mut files = Vec::new();
+    shipped_files(Path::new("src"), &mut files);
+    let wrong: Vec<&str> = files
+        .iter()
+        .filter(|(file, _)| !file.starts_with("src/eval/") && file != "src/oracle.rs")
+        .filter(|(_, code)| calls_oracle(code))
+        .map(|(file, _)| file.as_str())
+        .collect();
+    assert!(wrong.is_empty(), "call the oracle: {wrong:?}");
 }

@@ -76,7 +76,7 @@ fn a_killed_run_resumes_to_the_same_result_without_testing_again() {
     let out = case.run(&["reduce", "--resume", "run", "-j", "3"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("were answered from the run directory"),
+        stderr(&out).contains("taken from the run directory instead of running the test again"),
         "{}",
         stderr(&out)
     );

@@ -100,9 +100,10 @@ fn slow_case(case: &Case, options: &str) -> (String, usize) {
         "if [ $(wc -l < \"$1\") -gt 50 ]; then sleep 1; else sleep 0.4; fi\ngrep -q BUG \"$1\"",
     );
     let command = format!(
-        "cd {} && TMPDIR={} {} reduce {options} ./slow.sh in.c; echo \"exit=$?\"; sleep 600",
+        "cd {} && TMPDIR={} XDG_STATE_HOME={} {} reduce {options} ./slow.sh in.c; echo \"exit=$?\"; sleep 600",
         case.dir.path().display(),
         case.path("tmp").display(),
+        case.state.path().display(),
         bin()
     );
     (command, input.len())
@@ -196,4 +197,50 @@ fn at_200_columns_the_status_is_one_line_and_ctrl_c_gives_the_terminal_back() {
     tmux.wait("typing echoed", |s| {
         !rows_with(s, "typed-after-the-end").is_empty()
     });
+}
+
+/// Resizing the terminal leaves one status, however its rows were reflowed, and the status
+/// claims no gain and no idle workers before there are any.
+#[test]
+fn a_resized_terminal_keeps_one_status_and_the_first_check_claims_nothing() {
+    let case = Case::new();
+    let (command, _) = slow_case(&case, "-j 2 --passes ddmin/lines");
+    let Some(tmux) = Tmux::start("resize", 200, &command) else {
+        return;
+    };
+    let first = tmux.wait("the first check", |s| {
+        !rows_with(s, "first check of the original").is_empty()
+    });
+    let text = first.join("\n");
+    assert!(!text.contains("-0.0%"), "a gain before any: {text}");
+    assert!(
+        !text.contains("% busy"),
+        "a busy share before any test ended: {text}"
+    );
+    tmux.wait("the pass", |s| !rows_with(s, "pass ddmin/lines").is_empty());
+    for columns in [90, 60, 45, 120, 70] {
+        tmux.cmd()
+            .args(["resize-window", "-t", "t", "-x", &columns.to_string()])
+            .status()
+            .unwrap();
+        // A few redraws at the new width.
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let screen = tmux.wait("the status redrawn", |s| {
+            s.iter().any(|r| r.contains("elapsed"))
+                && s.iter().all(|r| r.chars().count() <= columns)
+        });
+        let text = screen.join("\n");
+        assert_eq!(
+            rows_with(&screen, " -> ").len(),
+            1,
+            "{columns} columns:\n{text}"
+        );
+        assert_eq!(
+            rows_with(&screen, "elapsed").len(),
+            1,
+            "{columns} columns:\n{text}"
+        );
+    }
+    tmux.keys("q");
+    tmux.wait("the end", |s| !rows_with(s, "exit=").is_empty());
 }

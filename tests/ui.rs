@@ -292,3 +292,104 @@ fn completions_and_the_manual_page_come_from_the_definitions() {
     assert!(reduce.contains(".TH myhill-reduce"), "{reduce}");
     assert!(reduce.contains("stats\\-json"), "{reduce}");
 }
+
+/// Bash completion offers the names an option takes, `--list-passes` fits 80 columns even
+/// piped, and bisect's wording ("bad") stays in bisect's help.
+#[test]
+fn completion_offers_names_the_pass_list_fits_80_columns_and_help_speaks_per_command() {
+    let bash = help(&["completions", "bash"]);
+    let offered = |option: &str| -> Vec<String> {
+        let at = bash
+            .find(&format!("{option})"))
+            .unwrap_or_else(|| panic!("{option} has no case in the bash script"));
+        let line = bash[at..].lines().nth(1).unwrap_or_default();
+        assert!(line.contains("compgen -W"), "{option}: {line}");
+        let words = line.split('"').nth(1).unwrap_or_default();
+        words.split_whitespace().map(String::from).collect()
+    };
+    assert_eq!(offered("--units"), ["bytes", "lines", "tokens"]);
+    assert_eq!(offered("--input-mode"), ["arg", "stdin", "file", "all"]);
+    for name in ["default", "classic", "ddmin"] {
+        assert!(offered("--strategy").iter().any(|n| n == name), "{name}");
+    }
+    for option in ["--passes", "--skip-pass"] {
+        let names = offered(option);
+        for pass in ["ddmin/lines", "split/tokens", "squeeze/whitespace"] {
+            assert!(
+                names.iter().any(|n| n == pass),
+                "{option}: {pass} in {names:?}"
+            );
+        }
+    }
+
+    let list = help(&["--list-passes"]);
+    let long: Vec<&str> = list.lines().filter(|l| l.chars().count() > 80).collect();
+    assert!(long.is_empty(), "lines over 80 columns: {long:#?}");
+    assert!(
+        list.lines().any(|l| l.starts_with("  ddmin/lines ")),
+        "{list}"
+    );
+
+    for sub in ["reduce", "check", "compare"] {
+        let text = help(&[sub, "--help"]);
+        assert!(!text.contains("bisect"), "{sub}: {text}");
+        assert!(!text.contains("as bad"), "{sub}: {text}");
+        assert!(text.contains("counts as interesting"), "{sub}: {text}");
+    }
+    let bisect = help(&["bisect", "--help"]);
+    assert!(bisect.contains("What counts as bad"), "{bisect}");
+    assert!(!bisect.contains("counts as interesting"), "{bisect}");
+}
+
+/// The summary lists the passes that ran a test, says how many did not, and keeps the
+/// passes' counters for -v.
+#[test]
+fn the_summary_shows_the_passes_that_ran_and_counters_only_with_verbose() {
+    let case = Case::new();
+    let input: String = (0..30).map(|i| format!("line {i}\n")).collect();
+    case.file("in.txt", input.as_bytes());
+    case.script("t.sh", "grep -q '^line 7$' \"$1\"");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["reduce", "-j", "1", "--no-run-dir", "-o", "out"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["./t.sh", "in.txt"]);
+        let out = case.run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+        common::stderr(&out)
+    };
+    let table = |text: &str| -> Vec<(String, u64)> {
+        text.lines()
+            .skip_while(|l| !l.trim_start().starts_with("pass "))
+            .skip(1)
+            .take_while(|l| {
+                l.starts_with("  ")
+                    && l.split_whitespace()
+                        .nth(1)
+                        .is_some_and(|t| t.parse::<u64>().is_ok())
+            })
+            .map(|l| {
+                let mut words = l.split_whitespace();
+                let name = words.next().unwrap().to_string();
+                (name, words.next().unwrap().parse().unwrap())
+            })
+            .collect()
+    };
+    let plain = run(&[]);
+    let rows = table(&plain);
+    assert!(!rows.is_empty(), "{plain}");
+    assert!(rows.iter().all(|(_, tests)| *tests > 0), "{plain}");
+    assert!(plain.contains("ran no test; -v lists them"), "{plain}");
+    // Counters are `name: value` lines under the table; none without -v.
+    let counters = |text: &str| {
+        text.lines()
+            .filter(|l| l.starts_with("  "))
+            .filter(|l| (l.trim().split_once(": ")).is_some_and(|(key, _)| !key.contains(' ')))
+            .count()
+    };
+    assert_eq!(counters(&plain), 0, "{plain}");
+    let verbose = run(&["-v"]);
+    let all = table(&verbose);
+    assert!(all.len() > rows.len(), "{verbose}");
+    assert!(all.iter().any(|(_, tests)| *tests == 0), "{verbose}");
+    assert!(counters(&verbose) > 0, "{verbose}");
+}

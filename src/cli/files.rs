@@ -36,49 +36,110 @@ pub fn read_input(input: &Path) -> Result<Vec<u8>, Fail> {
     })
 }
 
-/// Checks `-o PATH` before any test runs: it must not be INPUT itself (under any name or
-/// link), and if it exists it must be a regular file, which the result replaces.
-pub fn check_output(output: &Path, input: &Path) -> Result<(), Fail> {
-    let input_meta = std::fs::metadata(input)
-        .map_err(|e| Fail::usage(format!("cannot read {}: {e}", input.display())))?;
-    match std::fs::metadata(output) {
-        Ok(meta) => {
-            if meta.dev() == input_meta.dev() && meta.ino() == input_meta.ino() {
-                return Err(Fail::usage(format!(
-                    "-o {} names the input itself: the original would be lost. Leave out -o to \
-                     reduce in place (the original is kept as {}.orig), or name another file",
-                    output.display(),
-                    input.display()
-                )));
+/// Where a result written to `path` must go: the file itself, or, when `path` is a symbolic
+/// link, the file it points to (so the link stays a link and its target gets the result).
+/// Refused: anything that is not, or would not become, a regular file (a directory, a
+/// device, a FIFO, `/dev/stdout` and the like, which an atomic rename would replace).
+pub fn resolve_output(path: &Path, flag: &str) -> Result<PathBuf, Fail> {
+    let mut target = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let is_special = |p: &Path| ["/dev", "/proc", "/sys"].iter().any(|r| p.starts_with(r));
+    // A link through /proc or /dev (`/dev/stdout`, `/proc/self/fd/1`) names a stream, even
+    // when the stream is a file.
+    let mut special = is_special(&target);
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&target) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = std::fs::read_link(&target).map_err(|e| {
+                    Fail::usage(format!("cannot read the link {}: {e}", target.display()))
+                })?;
+                target = parent_dir(&target).join(link).components().collect();
+                special |= is_special(&target);
             }
-            if !meta.is_file() {
-                let what = match meta.file_type() {
-                    t if t.is_dir() => "a directory",
-                    t if t.is_fifo() => "a FIFO",
-                    t if t.is_char_device() || t.is_block_device() => "a device",
-                    t if t.is_socket() => "a socket",
-                    _ => "not a regular file",
-                };
-                return Err(Fail::usage(format!(
-                    "-o {} is {what}: give the path of a regular file to write the result to",
-                    output.display()
-                )));
-            }
+            _ => break,
         }
+    }
+    // Its directory, through any links, so `/dev/fd/1` is seen for what it is.
+    let dir = parent_dir(&target);
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let target = match target.file_name() {
+        Some(name) => dir.join(name),
+        None => target.clone(),
+    };
+    special |= is_special(&target);
+    let kind = match std::fs::metadata(&target) {
+        Ok(meta) if meta.is_file() && !special => None,
+        Ok(meta) => Some(match meta.file_type() {
+            t if t.is_dir() => "a directory",
+            t if t.is_fifo() => "a FIFO",
+            t if t.is_char_device() || t.is_block_device() => "a device",
+            t if t.is_socket() => "a socket",
+            _ => "not a regular file",
+        }),
+        Err(_) if special => Some("not a regular file"),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let dir = parent_dir(output);
             if !dir.is_dir() {
                 return Err(Fail::usage(format!(
-                    "-o {}: the directory {} does not exist",
-                    output.display(),
+                    "{flag} {}: the directory {} does not exist",
+                    path.display(),
                     dir.display()
                 )));
             }
+            None
         }
         Err(e) => {
             return Err(Fail::usage(format!(
-                "cannot use -o {}: {e}",
-                output.display()
+                "cannot use {flag} {}: {e}",
+                path.display()
+            )));
+        }
+    };
+    if let Some(what) = kind {
+        return Err(Fail::usage(format!(
+            "{flag} {} is {what}: myhill writes its result to a regular file (through a \
+             temporary file and a rename, so the file is never half written); give the path of \
+             one, e.g. -o result.txt, and read it from there",
+            path.display()
+        )));
+    }
+    Ok(target)
+}
+
+/// Checks `-o PATH` before any test runs: it must be a regular file or none yet
+/// ([`resolve_output`]), and not INPUT itself (under any name or link).
+pub fn check_output(output: &Path, input: &Path) -> Result<(), Fail> {
+    let resolved = resolve_output(output, "-o")?;
+    protect_output(&resolved, output, input, &[])
+}
+
+/// Checks the output before any test runs (`output` as [`resolve_output`] made it, `given`
+/// as the user wrote it): it must not be INPUT itself (under any name or link), nor any of
+/// the `kept` files (the test's script and the files it names, the launcher), which the
+/// result would replace.
+pub fn protect_output(
+    output: &Path,
+    given: &Path,
+    input: &Path,
+    kept: &[(PathBuf, &str)],
+) -> Result<(), Fail> {
+    let same = |a: &Path, b: &Path| match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    };
+    if same(output, input) {
+        return Err(Fail::usage(format!(
+            "-o {} names the input itself: the original would be lost. Leave out -o to reduce \
+             in place (the original is kept as {}.orig), or name another file",
+            given.display(),
+            input.display()
+        )));
+    }
+    for (path, what) in kept {
+        if same(output, path) {
+            return Err(Fail::usage(format!(
+                "-o {} names {what} ({}): the result would replace it. Name another file for \
+                 the result",
+                given.display(),
+                path.display()
             )));
         }
     }

@@ -10,16 +10,17 @@ mod exit;
 mod files;
 mod out;
 mod reduce;
+mod runs;
 mod session;
 mod stats;
 mod terminal;
 mod tree_io;
 mod ui;
 
-use clap::{Args, CommandFactory, Parser, Subcommand};
+use clap::builder::TypedValueParser as _;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use exit::Fail;
 use myhill::{Granularity, InputMode};
-use std::ffi::OsString;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -56,7 +57,11 @@ pub enum Command {
         best so far is on disk).\n\n\
         Example:\n  myhill reduce ./still-crashes.sh crash.c\n  \
         myhill reduce --expect-exit 139 ./prog input.bin   (139 = 128 + SIGSEGV)",
-        mut_arg("input", |a| a.help("The file to reduce: in place (the original is kept as INPUT.orig) unless -o is given"))
+        mut_arg("input", |a| a.help("The file to reduce: in place (the original is kept as INPUT.orig) unless -o is given")
+            .index(2).required(false).required_unless_present("resume").conflicts_with("resume").default_value(".").hide_default_value(true)),
+        // With --resume, TEST and INPUT come from the run directory; the hidden defaults are
+        // never used otherwise.
+        mut_arg("test", |a| a.index(1).required(false).required_unless_present("resume").conflicts_with("resume").default_value("").hide_default_value(true))
     )]
     Reduce(ReduceArgs),
     /// Find the first bad item in an ordered list of versions (or a git range).
@@ -91,6 +96,20 @@ pub enum Command {
     /// Run several strategies from the same input and compare tests, sizes and minimality.
     #[command(mut_arg("input", |a| a.help("The file every strategy starts from (it is never changed)")))]
     Compare(CompareArgs),
+    /// List or remove the kept run directories.
+    #[command(
+        after_help = "Each run of `myhill reduce` keeps a run directory (the original, the best, \
+        every step, a log of every test, the verdict cache) so it can be resumed. Unless --run-dir \
+        is given, they go under $XDG_STATE_HOME/myhill/runs (or ~/.local/state/myhill/runs); a new \
+        run removes the ones there that are not among the newest 20 and have not changed for 14 \
+        days.\n\n\
+        Examples:\n  myhill runs list\n  myhill runs remove 20261203-071234-in.txt-1a2b\n  \
+        myhill runs remove --finished"
+    )]
+    Runs {
+        #[command(subcommand)]
+        action: RunsAction,
+    },
     /// Print a shell completion script: bash, zsh, fish, elvish or powershell.
     #[command(
         after_help = "Examples:\n  myhill completions bash > ~/.local/share/bash-completion/completions/myhill\n  \
@@ -108,8 +127,26 @@ pub enum Command {
     )]
     Man {
         /// The subcommand whose page to print.
-        #[arg(value_parser = ["reduce", "bisect", "check", "compare", "completions"])]
+        #[arg(value_parser = ["reduce", "bisect", "check", "compare", "runs", "completions"])]
         subcommand: Option<String>,
+    },
+}
+
+/// What `myhill runs` does.
+#[derive(Subcommand, Debug, Clone)]
+pub enum RunsAction {
+    /// List the run directories, newest first: when each began, how it stands, its input and
+    /// output, the best's size, and the space it takes.
+    List,
+    /// Remove run directories: named ones (a name from `myhill runs list`, or a path), or
+    /// with --finished every finished one. A run in use is never removed.
+    Remove {
+        /// The runs to remove.
+        #[arg(value_name = "RUN", required_unless_present = "finished")]
+        runs: Vec<PathBuf>,
+        /// Remove every run that reduced to the end.
+        #[arg(long)]
+        finished: bool,
     },
 }
 
@@ -119,7 +156,7 @@ pub struct CheckArgs {
     pub t: TestArgs,
 
     /// The units a deletion removes: bytes, lines or tokens.
-    #[arg(long, default_value = "bytes", value_name = "UNITS")]
+    #[arg(long, default_value = "bytes", value_name = "UNITS", value_parser = units(), hide_possible_values = true)]
     pub units: Granularity,
 
     /// Certify interval-minimality: no contiguous run of units can be deleted.
@@ -149,7 +186,7 @@ pub struct CompareArgs {
     pub plot: Option<PathBuf>,
 
     /// The units of the minimality checks of each result.
-    #[arg(long, default_value = "tokens", value_name = "UNITS")]
+    #[arg(long, default_value = "tokens", value_name = "UNITS", value_parser = units(), hide_possible_values = true)]
     pub check_units: Granularity,
 
     /// Check 1-minimality only for results of at most this many units.
@@ -261,7 +298,10 @@ pub struct TestArgs {
         help_heading = "Running the test",
         long,
         default_value = "all",
-        value_name = "MODE"
+        value_name = "MODE",
+        value_parser = clap::builder::PossibleValuesParser::new(["arg", "stdin", "file", "all"])
+            .try_map(|mode| mode.parse::<InputMode>()),
+        hide_possible_values = true
     )]
     pub input_mode: InputMode,
 
@@ -312,17 +352,17 @@ pub struct ReduceArgs {
     pub output: Option<PathBuf>,
 
     /// The reduction strategy (see the list below: `myhill reduce --help`).
-    #[arg(help_heading = "Choosing passes", long, default_value = "default", value_name = "NAME", long_help = strategy_help())]
+    #[arg(help_heading = "Choosing passes", long, default_value = "default", value_name = "NAME", long_help = strategy_help(), value_parser = Offered(strategy_names), hide_possible_values = true)]
     pub strategy: String,
 
     /// The units the strategy deletes: bytes, lines or tokens (default: lines, then tokens,
     /// then bytes).
-    #[arg(help_heading = "Choosing passes", long, value_name = "UNITS")]
+    #[arg(help_heading = "Choosing passes", long, value_name = "UNITS", value_parser = units(), hide_possible_values = true)]
     pub units: Option<Granularity>,
 
     /// Run exactly these passes, in this order, to a fixpoint, instead of a strategy (names
     /// from `myhill --list-passes`, comma-separated).
-    #[arg(help_heading = "Choosing passes", long, value_name = "A,B,...", value_delimiter = ',', conflicts_with_all = ["strategy", "units"])]
+    #[arg(help_heading = "Choosing passes", long, value_name = "A,B,...", value_delimiter = ',', conflicts_with_all = ["strategy", "units"], value_parser = Offered(pass_names), hide_possible_values = true)]
     pub passes: Option<Vec<String>>,
 
     /// Leave this pass out of the schedule (repeat it, or give several comma-separated).
@@ -330,7 +370,9 @@ pub struct ReduceArgs {
         help_heading = "Choosing passes",
         long,
         value_name = "NAME",
-        value_delimiter = ','
+        value_delimiter = ',',
+        value_parser = Offered(pass_names),
+        hide_possible_values = true
     )]
     pub skip_pass: Vec<String>,
 
@@ -350,6 +392,10 @@ pub struct ReduceArgs {
     #[arg(help_heading = "Running the test", long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub batch: u16,
 
+    /// In the summary, list every pass (those that ran no test too) and the passes' counters.
+    #[arg(help_heading = "Output", short, long)]
+    pub verbose: bool,
+
     /// Write the run's figures as JSON to PATH.
     #[arg(help_heading = "Output", long, value_name = "PATH")]
     pub stats_json: Option<PathBuf>,
@@ -359,9 +405,10 @@ pub struct ReduceArgs {
     #[arg(help_heading = "Limits", long)]
     pub allow_trivial: bool,
 
-    /// Keep the run (original, best, steps, a log of every test, the verdict cache) in DIR
-    /// (default: a new directory under $XDG_STATE_HOME/myhill/runs or
-    /// ~/.local/state/myhill/runs, printed at the start).
+    /// Keep the run (original, best, steps, a log of every test, the verdict cache) in DIR, a
+    /// new or empty directory (default: a new directory under $XDG_STATE_HOME/myhill/runs or
+    /// ~/.local/state/myhill/runs, printed at the start; a new run there removes those not
+    /// among the newest 20 and unchanged for 14 days; see `myhill runs`).
     #[arg(
         help_heading = "The run directory",
         long,
@@ -376,7 +423,7 @@ pub struct ReduceArgs {
 
     /// Continue the run kept in DIR (killed, interrupted or stopped by --max-tests) with the
     /// same test and options; TEST and INPUT are taken from it. Verdicts on disk are not
-    /// tested again. Options given here (such as -j) replace the stored ones.
+    /// tested again. Options given here (such as -j or -o) replace the stored ones.
     #[arg(help_heading = "The run directory", long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
 
@@ -391,6 +438,62 @@ pub struct ReduceArgs {
         value_parser = clap::value_parser!(i32).range(0..=255)
     )]
     pub also_interesting: Option<i32>,
+}
+
+/// The units a deletion can remove, offered to shell completion and listed on a bad value.
+fn units() -> impl clap::builder::TypedValueParser<Value = Granularity> {
+    use clap::builder::PossibleValue;
+    clap::builder::PossibleValuesParser::new([
+        PossibleValue::new("bytes").alias("byte").alias("chars"),
+        PossibleValue::new("lines").alias("line"),
+        PossibleValue::new("tokens").alias("token"),
+    ])
+    .try_map(|units| units.parse::<Granularity>())
+}
+
+/// A name taken as given (the library says what is wrong with an unknown one, and what the
+/// names are), while shell completion offers the names the function lists.
+#[derive(Clone)]
+struct Offered(fn() -> Vec<&'static str>);
+
+impl clap::builder::TypedValueParser for Offered {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(command, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            (self.0)()
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
+fn strategy_names() -> Vec<&'static str> {
+    myhill::STRATEGIES.iter().map(|s| s.name).collect()
+}
+
+/// The passes' names, made once for the life of the process (clap keeps static names).
+fn pass_names() -> Vec<&'static str> {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            myhill::passes()
+                .into_iter()
+                .map(|(name, _)| &*Box::leak(name.into_boxed_str()))
+                .collect()
+        })
+        .clone()
 }
 
 /// `text` after `head`, wrapped to `width` with every following line indented to where the
@@ -416,9 +519,11 @@ fn hanging(head: &str, text: &str, width: usize) -> String {
 }
 
 /// Prints every pass and what it does, then each strategy: what it does and its passes.
-/// Wrapped to the terminal's width; piped, each entry stays on one line for grep.
+/// Wrapped to 80 columns (fewer on a narrower terminal), each entry's text indented under
+/// its own column so a name stays at the start of its line for grep.
 fn list_passes() {
-    let width = terminal::stdout_width().map_or(usize::MAX, |w| w.saturating_sub(1).max(40));
+    // At most 80 columns, piped too, so the list reads well anywhere.
+    let width = terminal::stdout_width().map_or(80, |w| w.saturating_sub(1).clamp(40, 80));
     out::out("Passes (name: what it does):");
     for (name, what) in myhill::passes() {
         out::out(hanging(&format!("  {name:<24} "), &what, width));
@@ -443,73 +548,34 @@ fn strategy_help() -> String {
     )
 }
 
-/// The binary's whole work: parses the command line (with a resumed run's stored arguments
-/// put back, see [`with_resumed_args`]), runs it, and returns the exit code.
+/// The binary's whole work: parses the command line, runs it, and returns the exit code.
 pub fn main() -> i32 {
-    match with_resumed_args(std::env::args_os().collect()) {
-        Ok(args) => run(Cli::parse_from(args)),
-        Err(fail) => {
-            out::err(format!("myhill: {}", fail.message));
-            fail.exit.code()
-        }
+    let matches = Cli::command().get_matches();
+    match Cli::from_arg_matches(&matches) {
+        Ok(cli) => run(cli, &matches),
+        Err(e) => e.exit(),
     }
 }
 
-/// `myhill reduce --resume DIR [OPTIONS]` becomes the run's own `reduce` arguments followed by
-/// OPTIONS (which replace stored ones) and `--resume DIR`, taken from the directory the run
-/// began in (so its relative paths mean what they meant). Any other command line is unchanged.
-fn with_resumed_args(args: Vec<OsString>) -> Result<Vec<OsString>, Fail> {
-    if args.get(1).is_none_or(|a| a != "reduce") {
-        return Ok(args);
-    }
-    let mut dir = None;
-    let mut rest = Vec::new();
-    let mut words = args[2..].iter();
-    while let Some(word) = words.next() {
-        if word == "--resume" {
-            dir = words.next().cloned();
-            if dir.is_none() {
-                return Ok(args);
-            }
-        } else if let Some(v) = word.to_str().and_then(|w| w.strip_prefix("--resume=")) {
-            dir = Some(v.into());
-        } else {
-            rest.push(word.clone());
-        }
-    }
-    let Some(dir) = dir else {
-        return Ok(args);
-    };
-    let dir = std::path::absolute(PathBuf::from(&dir)).unwrap_or_else(|_| PathBuf::from(&dir));
-    let (_, info) = myhill::RunDir::open(&dir)?;
-    std::env::set_current_dir(&info.cwd).map_err(|e| {
-        Fail::usage(format!(
-            "cannot go back to {}, where the run began: {e}",
-            info.cwd.display()
-        ))
-    })?;
-    let mut out = vec![args[0].clone(), "reduce".into()];
-    out.extend(info.args.iter().map(OsString::from));
-    out.extend(rest);
-    out.push("--resume".into());
-    out.push(dir.into());
-    Ok(out)
-}
-
-/// Runs the parsed command and returns the process's exit code.
-pub fn run(cli: Cli) -> i32 {
+/// Runs the parsed command and returns the process's exit code; `matches` say which
+/// options were given on the command line (a resumed run takes the others from its directory).
+pub fn run(cli: Cli, matches: &clap::ArgMatches) -> i32 {
     let result = match cli.command {
         _ if cli.list_passes => {
             list_passes();
             Ok(exit::Exit::Ok)
         }
         None => Err(Fail::usage(
-            "give a subcommand (reduce, check, compare, bisect, completions, man) or --list-passes; see myhill --help",
+            "give a subcommand (reduce, check, compare, bisect, runs, completions, man) or --list-passes; see myhill --help",
         )),
-        Some(Command::Reduce(args)) => reduce::run(args),
+        Some(Command::Reduce(args)) => match matches.subcommand_matches("reduce") {
+            Some(given) => reduce::run(args, given),
+            None => Err(Fail::usage("reduce: no arguments")),
+        },
         Some(Command::Bisect(args)) => bisect::run(args),
         Some(Command::Check(args)) => check::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Runs { action }) => runs::run(action),
         Some(Command::Completions { shell }) => {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "myhill", &mut out);

@@ -2,12 +2,14 @@
 
 use super::ReduceArgs;
 use super::exit::{Exit, Fail};
-use super::files::{check_output, keep_original, mode_of};
+use super::files::{keep_original, mode_of, protect_output, resolve_output};
 use super::out;
 use super::session::{Extras, Session};
 use super::stats::{self, Ended, Record};
 use super::tree_io::{self, Target};
 use super::ui::{Setup, Ui, summary};
+use clap::ArgMatches;
+use clap::parser::ValueSource;
 use myhill::{
     Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop, Strategy,
 };
@@ -21,26 +23,65 @@ struct Keeper {
     path: Option<PathBuf>,
     target: Target,
     error: Option<String>,
+    /// Whether the last write failed, so a failure is said once and a recovery too.
+    failing: bool,
+    /// Where the best is also kept, for the warning.
+    run_best: Option<PathBuf>,
 }
 
 impl Keeper {
-    fn keep(&mut self, bytes: &[u8]) {
-        let Some(path) = &self.path else {
-            return;
-        };
-        if let Err(e) = self.target.write(path, bytes) {
-            self.error
-                .get_or_insert(format!("cannot write {}: {e}", path.display()));
+    /// Writes `bytes`; returns a line to say at once when writing starts or stops failing.
+    fn keep(&mut self, bytes: &[u8]) -> Option<String> {
+        let path = self.path.as_ref()?;
+        match self.target.write(path, bytes) {
+            Ok(()) if self.failing => {
+                self.failing = false;
+                Some(format!(
+                    "myhill: the best result is saved again in {}",
+                    path.display()
+                ))
+            }
+            Ok(()) => None,
+            Err(e) => {
+                let first = !self.failing;
+                self.failing = true;
+                let error = format!("cannot write {}: {e}", path.display());
+                self.error.get_or_insert(error.clone());
+                first.then(|| {
+                    let also = match &self.run_best {
+                        Some(b) => format!(" (the run directory keeps it in {})", b.display()),
+                        None => String::new(),
+                    };
+                    format!(
+                        "myhill: warning: {error}: the best result is not saved there{also}; \
+                         myhill tries again at every improvement (free some space, or fix the \
+                         permissions)"
+                    )
+                })
+            }
         }
     }
 }
 
-pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
-    if let Some(path) = &args.stats_json {
-        stats::check_path(path)?;
-    }
+/// A run taken up again from its directory.
+struct Resumed {
+    run: RunDir,
+    /// The directory the run began in, where its relative paths were given.
+    cwd: PathBuf,
+}
+
+pub fn run(args: ReduceArgs, given: &ArgMatches) -> Result<Exit, Fail> {
     let mut record = Record::default();
-    let result = reduce(&args, &mut record);
+    let (args, result) = match resume(args.clone(), given) {
+        Ok((merged, resumed)) => {
+            if let Some(path) = &merged.stats_json {
+                stats::check_path(path)?;
+            }
+            let result = reduce(&merged, resumed, &mut record);
+            (merged, result)
+        }
+        Err(fail) => (args, Err(fail)),
+    };
     let Some(path) = &args.stats_json else {
         return result;
     };
@@ -53,6 +94,112 @@ pub fn run(args: ReduceArgs) -> Result<Exit, Fail> {
         }
         (result, written) => written.and(result),
     }
+}
+
+/// With `--resume DIR`: opens (and locks) the run directory, and returns the arguments the
+/// run began with, their relative paths taken from where it began, with the options given
+/// now in place of the stored ones. Without it, the arguments as they are.
+fn resume(args: ReduceArgs, given: &ArgMatches) -> Result<(ReduceArgs, Option<Resumed>), Fail> {
+    let Some(dir) = &args.resume else {
+        return Ok((args, None));
+    };
+    let dir = absolute(dir);
+    let (run, info) = RunDir::open(&dir)?;
+    let words = ["myhill", "reduce"]
+        .into_iter()
+        .map(String::from)
+        .chain(info.args.iter().cloned());
+    let damaged = |why: String| {
+        Fail::usage(format!(
+            "the arguments kept in {} do not parse ({why}): start a new run from its best: \
+             myhill reduce TEST {}",
+            dir.join("meta.json").display(),
+            dir.join("best").display()
+        ))
+    };
+    let mut stored = match <super::Cli as clap::Parser>::try_parse_from(words) {
+        Ok(super::Cli {
+            command: Some(super::Command::Reduce(stored)),
+            ..
+        }) => stored,
+        Ok(_) => return Err(damaged("not a reduce command".into())),
+        Err(e) => return Err(damaged(e.kind().to_string())),
+    };
+    let cwd = info.cwd.clone();
+    let at = |p: &PathBuf| cwd.join(p);
+    stored.t.input = cwd.join(&stored.t.input);
+    stored.output = stored.output.as_ref().map(at);
+    stored.stats_json = stored.stats_json.as_ref().map(at);
+    stored.t.work_dir = stored.t.work_dir.as_ref().map(at);
+    stored.t.launcher = stored.t.launcher.map(|l| launcher_in(&l, &cwd));
+    overlay(&mut stored, &args, given);
+    stored.resume = Some(dir);
+    stored.run_dir = None;
+    stored.no_run_dir = false;
+    Ok((stored, Some(Resumed { run, cwd })))
+}
+
+/// A launcher command line whose program is a relative path, with the path taken from `cwd`.
+fn launcher_in(line: &str, cwd: &Path) -> String {
+    let Some(mut words) = shlex::split(line) else {
+        return line.to_string();
+    };
+    match words.first_mut() {
+        Some(program) if program.contains('/') && !program.starts_with('/') => {
+            let joined: PathBuf = cwd.join(&*program).components().collect();
+            *program = joined.to_string_lossy().into_owned();
+        }
+        _ => return line.to_string(),
+    }
+    shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| line.to_string())
+}
+
+/// Defines [`overlay`] and the list of the options it takes from the command line.
+macro_rules! overlaid {
+    ($($id:literal => $($field:ident).+;)*) => {
+        /// The options a resumed run may be given anew (by clap id).
+        #[cfg(test)]
+        const OVERLAID: &[&str] = &[$($id),*];
+
+        /// Puts each option given on this command line (not a default) in place of the
+        /// stored one.
+        fn overlay(stored: &mut ReduceArgs, now: &ReduceArgs, given: &ArgMatches) {
+            $(
+                if given.value_source($id) == Some(ValueSource::CommandLine) {
+                    stored.$($field).+ = now.$($field).+.clone();
+                }
+            )*
+        }
+    };
+}
+
+overlaid! {
+    "jobs" => t.jobs;
+    "timeout" => t.timeout;
+    "timeout_is_interesting" => t.timeout_is_interesting;
+    "input_mode" => t.input_mode;
+    "expect_exit" => t.signature.expect_exit;
+    "stdout_regex" => t.signature.stdout_regex;
+    "stderr_regex" => t.signature.stderr_regex;
+    "same_output" => t.same_output;
+    "shared_tmpdir" => t.shared_tmpdir;
+    "allow_flaky" => t.allow_flaky;
+    "first_runs" => t.first_runs;
+    "quiet" => t.quiet;
+    "launcher" => t.launcher;
+    "work_dir" => t.work_dir;
+    "output" => output;
+    "strategy" => strategy;
+    "units" => units;
+    "passes" => passes;
+    "skip_pass" => skip_pass;
+    "max_tests" => max_tests;
+    "no_cache" => no_cache;
+    "batch" => batch;
+    "stats_json" => stats_json;
+    "allow_trivial" => allow_trivial;
+    "also_interesting" => also_interesting;
+    "verbose" => verbose;
 }
 
 /// The passes to run: `--passes`, else the strategy, without those `--skip-pass` names.
@@ -77,23 +224,12 @@ pub(super) fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
     Ok(schedule)
 }
 
-fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
+fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> Result<Exit, Fail> {
     let mut schedule = schedule(args)?;
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
-    let resumed = match &args.resume {
-        Some(dir) => Some(RunDir::open(dir)?),
-        None => None,
-    };
-    if let (Some(o), None) = (&args.output, &resumed) {
-        if args.t.input.is_dir() {
-            tree_io::check_output(o, &args.t.input)?;
-        } else {
-            check_output(o, &args.t.input)?;
-        }
-    }
     let run_path = match &resumed {
-        Some((run, _)) => Some(run.path().to_path_buf()),
+        Some(r) => Some(r.run.path().to_path_buf()),
         None => new_run_path(args)?,
     };
     if args.also_interesting.is_some() && run_path.is_none() {
@@ -104,18 +240,20 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
     }
     let extras = Extras {
         original: match &resumed {
-            Some((run, _)) => Some(run.original()?),
+            Some(r) => Some(r.run.original()?),
             None => None,
         },
         also_interesting: args
             .also_interesting
             .zip(run_path.as_ref().map(|p| p.join("also-interesting"))),
+        test_dir: resumed.as_ref().map(|r| r.cwd.clone()),
     };
     let mut session = Session::open_with(&args.t, extras)?;
     let identity = session.oracle.spec().identity();
-    if let Some((run, info)) = &resumed
-        && info.test != identity
+    if let Some(r) = &resumed
+        && r.run.info().test != identity
     {
+        let run = &r.run;
         return Err(Fail::usage(format!(
             "the test changed since the run in {} began (its command, its script, a file it \
              names or a signature option): the verdicts kept there would not hold. Start a new \
@@ -125,12 +263,18 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
             best_copy_name(&args.t.input).display()
         )));
     }
-    record.jobs = Some(session.jobs);
-    if session.tree {
+    let out_path = if session.tree {
         schedule = tree_io::tree_schedule(args)?;
         record.schedule = schedule.names();
+        tree_io::output_path(args, &session.input_path)?
+    } else {
+        output_path(args, &session, run_path.as_deref())?
+    };
+    if let Some(r) = &resumed {
+        check_untouched(&r.run, args, &out_path)?;
     }
-    let mode = mode_of(&session.input_path);
+    record.jobs = Some(session.jobs);
+    let mode = mode_of(&session.input_path).or_else(|| mode_of(&out_path));
     let target = Target {
         tree: session.tree,
         mode,
@@ -151,9 +295,9 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
 
     // The run directory: made (or reopened) before any test, so every verdict is kept.
     let run_dir = match resumed {
-        Some((run, _)) => Some(run),
+        Some(r) => Some(r.run),
         None => match &run_path {
-            Some(path) => create_run_dir(path, args, identity, reduction.best())?,
+            Some(path) => create_run_dir(path, args, identity, &out_path, reduction.best())?,
             None => None,
         },
     };
@@ -165,11 +309,14 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
         .as_ref()
         .map(|r| r.info().first_check.clone())
         .filter(|c| !c.is_empty());
+    let run_best = run_dir.as_ref().map(|r| r.path().join("best"));
     let run_dir = Rc::new(RefCell::new(run_dir));
     let keeper = Rc::new(RefCell::new(Keeper {
         path: None,
         target,
         error: None,
+        failing: false,
+        run_best,
     }));
     let ui = Rc::new(RefCell::new(Ui::new(Setup {
         quiet: args.t.quiet,
@@ -190,25 +337,41 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
     }
     {
         let (keeper, ui, run_dir) = (keeper.clone(), ui.clone(), run_dir.clone());
+        let quiet = args.t.quiet;
+        let mut replayed = 0usize;
         reduction.on_event(move |event| {
             // A resumed run replays the steps its directory holds: the output already has
-            // something at least as good, so only new steps are written.
+            // something at least as good, so only new steps are written, and shown.
             let recorded = run_dir
                 .borrow_mut()
                 .as_mut()
                 .map_or(Recorded::New, |r| r.record(event));
-            match event {
-                Event::Reduced { bytes, .. } | Event::RolledBack { bytes }
-                    if recorded != Recorded::Replayed =>
-                {
+            if recorded == Recorded::Replayed {
+                replayed += 1;
+                return;
+            }
+            if replayed > 0
+                && (recorded == Recorded::New || matches!(event, Event::Finished { .. }))
+            {
+                if !quiet {
+                    ui.borrow().say(format!(
+                        "myhill: replayed the earlier run's {replayed} improvement(s) from its \
+                         verdicts"
+                    ));
+                }
+                replayed = 0;
+            }
+            let said = match event {
+                Event::Reduced { bytes, .. } | Event::RolledBack { bytes } => {
                     keeper.borrow_mut().keep(bytes)
                 }
-                Event::Finished { best, .. } if recorded != Recorded::Replayed => {
-                    keeper.borrow_mut().keep(best)
-                }
-                _ => {}
-            }
+                Event::Finished { best, .. } => keeper.borrow_mut().keep(best),
+                _ => None,
+            };
             ui.borrow_mut().event(event);
+            if let Some(line) = said {
+                ui.borrow().say(line);
+            }
         });
     }
     let checked = match stored_check {
@@ -234,51 +397,61 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
             .say(session.interesting_line(reduction.best(), &outcomes));
     }
 
-    // Never lose work: keep the original, and decide where the best goes.
+    // Never lose work: keep the original, and put the best so far where the result goes.
     record.report = Some(reduction.report());
-    let stored = run_dir
-        .borrow()
-        .as_ref()
-        .map(|r| (r.info().output.clone(), r.info().backup.clone()));
-    let out_path = match (stored, &args.output) {
-        (Some((output, backup)), _) if args.resume.is_some() => {
-            record.backup = backup;
-            output
-        }
-        (_, Some(o)) => {
-            target
-                .write(o, reduction.best())
-                .map_err(|e| Fail::usage(format!("cannot write {}: {e}", o.display())))?;
-            o.clone()
-        }
-        (_, None) => {
-            let backup = if session.tree {
-                tree_io::keep_original(&session.input_path, reduction.best())?
-            } else {
-                keep_original(&session.input_path, reduction.best(), input_key, mode)?
-            };
-            record.backup = Some(backup.clone());
-            if !args.t.quiet {
-                ui.borrow().say(format!(
-                    "myhill: the original is kept as {}",
-                    backup.display()
-                ));
+    let in_place = args.output.is_none();
+    if in_place {
+        let kept = run_dir
+            .borrow()
+            .as_ref()
+            .and_then(|r| r.info().backup.clone())
+            .filter(|b| b.is_file() || (session.tree && b.is_dir()));
+        let backup = match kept {
+            Some(b) => b,
+            None => {
+                let b = if session.tree {
+                    tree_io::keep_original(&session.input_path, reduction.best())?
+                } else {
+                    keep_original(&session.input_path, reduction.best(), input_key, mode)?
+                };
+                if !args.t.quiet {
+                    ui.borrow()
+                        .say(format!("myhill: the original is kept as {}", b.display()));
+                }
+                b
             }
-            if let Some(run) = run_dir.borrow_mut().as_mut() {
-                run.update(|i| i.backup = Some(absolute(&backup)))?;
-            }
-            session.input_path.clone()
+        };
+        record.backup = Some(backup.clone());
+        if let Some(run) = run_dir.borrow_mut().as_mut() {
+            run.update(|i| i.backup = Some(absolute(&backup)))?;
         }
+    }
+    let resuming = args.resume.is_some();
+    let start_with = match run_dir.borrow().as_ref() {
+        // A resumed run's output should hold the best its directory holds (its replayed steps
+        // are not written again); it does not when the run was killed before writing it there
+        // or when -o is new.
+        Some(run) if resuming => std::fs::read(run.path().join("best"))
+            .ok()
+            .filter(|best| std::fs::read(&out_path).ok().as_ref() != Some(best)),
+        _ if in_place => None,
+        _ => Some(reduction.best().to_vec()),
     };
+    if let Some(bytes) = start_with {
+        target
+            .write(&out_path, &bytes)
+            .map_err(|e| Fail::usage(format!("cannot write {}: {e}", out_path.display())))?;
+    }
     if let Some(run) = run_dir.borrow_mut().as_mut() {
         run.update(|i| {
             i.first_check = outcomes.clone();
-            i.output = absolute(&out_path);
+            i.output = out_path.clone();
             i.status = RunStatus::Running;
         })?;
     }
     keeper.borrow_mut().path = Some(out_path.clone());
-    record.output = Some(out_path.clone());
+    // As the user named it (the stats file's readers compare it with what they gave).
+    record.output = Some(args.output.clone().unwrap_or(session.input_path.clone()));
     let finished = reduction.run(&mut schedule);
     if finished.is_err() {
         record.report = Some(reduction.report());
@@ -296,8 +469,8 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
         let recalled = finished.report.eval.recalled;
         if recalled > 0 && !args.t.quiet {
             out::err(format!(
-                "myhill: {recalled} of the {} tests were answered from the run directory",
-                finished.report.eval.tests_run
+                "myhill: {recalled} verdict(s) were taken from the run directory instead of \
+                 running the test again"
             ));
         }
         if run.replaying() {
@@ -312,6 +485,82 @@ fn reduce(args: &ReduceArgs, record: &mut Record) -> Result<Exit, Fail> {
         record.files = initial_tree.zip(tree_io::sizes(&finished.best));
     }
     finish(args, record, &finished, &out_path, &keeper.borrow(), target)
+}
+
+/// Where the result goes, through any symbolic link: `-o`, else INPUT itself. Refused before
+/// any test: a path that is not a regular file, and one that would replace INPUT (with -o),
+/// the test's own files, the launcher or a file of the run directory.
+fn output_path(
+    args: &ReduceArgs,
+    session: &Session,
+    run_path: Option<&Path>,
+) -> Result<PathBuf, Fail> {
+    let Some(given) = &args.output else {
+        return resolve_output(&session.input_path, "INPUT");
+    };
+    let out = resolve_output(given, "-o")?;
+    let spec = session.oracle.spec();
+    let mut kept: Vec<(PathBuf, &str)> = Vec::new();
+    for (k, word) in spec.argv.iter().enumerate() {
+        let what = if k == 0 {
+            "the test"
+        } else {
+            "a file the test names"
+        };
+        kept.push((PathBuf::from(word), what));
+    }
+    if let Some(program) = spec.launcher.first() {
+        kept.push((PathBuf::from(program), "the launcher"));
+    }
+    protect_output(&out, given, &session.input_path, &kept)?;
+    if let Some(run) = run_path.map(absolute)
+        && out.starts_with(&run)
+    {
+        return Err(Fail::usage(format!(
+            "-o {} is inside the run directory {}: name a file elsewhere",
+            given.display(),
+            run.display()
+        )));
+    }
+    Ok(out)
+}
+
+/// Refuses to resume over someone else's edits, or to ignore them silently: INPUT must hold
+/// something the run had (its original, or a best it wrote there in place), and so must an
+/// output the run wrote.
+fn check_untouched(run: &RunDir, args: &ReduceArgs, out: &Path) -> Result<(), Fail> {
+    let dir = run.path().display();
+    let input = &args.t.input;
+    let fix = format!(
+        "To reduce the edited file, start a new run on it (myhill reduce TEST {}); this run's \
+         best so far is in {dir}/best",
+        input.display()
+    );
+    if let Ok(bytes) = std::fs::read(input)
+        && !run.knows(&bytes)
+    {
+        let what = if args.output.is_none() && out == run.info().output {
+            "resuming would overwrite your edits"
+        } else {
+            "the run reduces the original it kept, not your edit"
+        };
+        return Err(Fail::usage(format!(
+            "{} changed since the run in {dir} began: {what}. {fix}",
+            input.display()
+        )));
+    }
+    let written = !run.info().first_check.is_empty() && run.info().output == out;
+    if written
+        && let Ok(bytes) = std::fs::read(out)
+        && !run.knows(&bytes)
+    {
+        return Err(Fail::usage(format!(
+            "{} changed since the run in {dir} wrote it: resuming would overwrite the edits. \
+             Move it away, or send the result elsewhere: myhill reduce --resume {dir} -o OTHER",
+            out.display()
+        )));
+    }
+    Ok(())
 }
 
 /// The end of a run that got past its first check: the exit status, the summary and the
@@ -336,20 +585,26 @@ fn finish(
         record.ended = Some(Ended::Trivial);
     }
     if !args.t.quiet {
-        out::err_raw(summary(report, record.files));
+        out::err_raw(summary(report, args.verbose, record.files));
         out::err(format!("myhill: result written to {}", out_path.display()));
     }
-    if let Some(e) = keeper.error.as_ref() {
-        out::err(format!("myhill: warning: {e}"));
-    }
+
     if report.rollbacks > 0 || !report.confirmed {
         out::err(flaky_note(report));
     }
     match &report.stopped {
         Some(Stop::Interrupted) => out::err("myhill: interrupted: the best result so far is saved"),
         Some(Stop::Budget) if !args.t.quiet => out::err(format!(
-            "myhill: stopped after --max-tests {} tests",
-            args.max_tests.unwrap_or(0)
+            "myhill: stopped after --max-tests {} tests{}",
+            args.max_tests.unwrap_or(0),
+            match &args.resume {
+                Some(dir) => format!(
+                    " (the earlier run's tests count too: to go on, give a larger budget: \
+                     myhill reduce --resume {} --max-tests N)",
+                    dir.display()
+                ),
+                None => String::new(),
+            }
         )),
         Some(Stop::Oracle(msg)) => out::err(format!("myhill: stopped: {msg}")),
         _ => {}
@@ -363,8 +618,9 @@ fn finish(
             out_path.display()
         ));
     }
-    if keeper.error.is_some() {
-        // Every write failed or some did: one more try, and say whether the result is safe.
+    if keeper.failing {
+        // The last write failed (said at the time): one more try, and say whether the result
+        // is safe.
         target.write(out_path, &finished.best).map_err(|e| {
             Fail::usage(format!(
                 "cannot write the result to {}: {e}; the best result could not be saved",
@@ -404,18 +660,39 @@ fn new_run_path(args: &ReduceArgs) -> Result<Option<PathBuf>, Fail> {
     }
 }
 
-/// Makes the run directory at `path`. One the user named must work; the default one may
-/// fail (a read-only home), and then the run goes on without it, with a warning.
+/// Makes the run directory at `path`, with where the result goes, before any test (so a
+/// run stopped during its first check resumes to the same place). One the user named must
+/// work; the default one may fail (a read-only home), and then the run goes on without it,
+/// with a warning. A default one also prunes the old ones beside it ([`myhill::prune_runs`]).
 fn create_run_dir(
     path: &Path,
     args: &ReduceArgs,
     identity: u128,
+    output: &Path,
     original: &[u8],
 ) -> Result<Option<RunDir>, Fail> {
     let mut info = RunInfo::new(reduce_args(), identity);
     info.input = absolute(&args.t.input);
+    info.output = output.to_path_buf();
     match RunDir::create(path, info, original) {
-        Ok(run) => Ok(Some(run)),
+        Ok(run) => {
+            if args.run_dir.is_none()
+                && let Some(root) = path.parent()
+            {
+                let removed = myhill::prune_runs(root, myhill::KEEP_RUNS, myhill::KEEP_RUNS_FOR);
+                if !removed.is_empty() && !args.t.quiet {
+                    out::err(format!(
+                        "myhill: removed {} run director{} unchanged for {} days (the newest {} \
+                         are always kept; see myhill runs list)",
+                        removed.len(),
+                        if removed.len() == 1 { "y" } else { "ies" },
+                        myhill::KEEP_RUNS_FOR.as_secs() / 86_400,
+                        myhill::KEEP_RUNS
+                    ));
+                }
+            }
+            Ok(Some(run))
+        }
         Err(e) if args.run_dir.is_some() => Err(e.into()),
         Err(e) => {
             out::err(format!(
@@ -466,5 +743,33 @@ fn flaky_note(report: &myhill::Report) -> String {
     } else {
         "myhill: note: the result was not re-run at the end (the run stopped early); it passed the test once."
             .to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn every_option_of_reduce_can_be_given_anew_on_resume() {
+        let cli = super::super::Cli::command();
+        let reduce = cli.find_subcommand("reduce").unwrap();
+        // Where the run is, and what it reduces, come from the run directory itself.
+        let fixed = ["test", "input", "resume", "run_dir", "no_run_dir", "help"];
+        let missing: Vec<String> = reduce
+            .get_arguments()
+            .map(|a| a.get_id().to_string())
+            .filter(|id| !fixed.contains(&id.as_str()) && !OVERLAID.contains(&id.as_str()))
+            .collect();
+        assert!(missing.is_empty(), "not taken on resume: {missing:?}");
+    }
+
+    #[test]
+    fn a_relative_launcher_is_taken_from_where_the_run_began() {
+        let dir = Path::new("/work/here");
+        assert_eq!(launcher_in("./lok.sh --x", dir), "/work/here/lok.sh --x");
+        assert_eq!(launcher_in("srun --quiet --", dir), "srun --quiet --");
+        assert_eq!(launcher_in("/abs/l.sh", dir), "/abs/l.sh");
     }
 }

@@ -54,6 +54,9 @@ pub struct Extras {
     pub original: Option<Vec<u8>>,
     /// `--also-interesting`: the status and where to keep the candidates.
     pub also_interesting: Option<(i32, PathBuf)>,
+    /// Where TEST's relative paths are taken from, when not the current directory (a
+    /// resumed run's, where it began).
+    pub test_dir: Option<PathBuf>,
 }
 
 impl Session {
@@ -75,7 +78,10 @@ impl Session {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "input".to_string());
-        let mut spec = TestSpec::parse(&t.test, &file_name)?;
+        let mut spec = match &extras.test_dir {
+            Some(dir) => TestSpec::parse_in(&t.test, &file_name, dir)?,
+            None => TestSpec::parse(&t.test, &file_name)?,
+        };
         spec.input_mode = t.input_mode;
         spec.timeout_is_interesting = t.timeout_is_interesting;
         spec.signature = t.signature.compile(t.same_output)?;

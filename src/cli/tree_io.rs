@@ -151,6 +151,20 @@ pub fn check_output(output: &Path, input: &Path) -> Result<(), Fail> {
     Ok(())
 }
 
+/// Where the result tree goes: `-o OUTDIR` (checked by [`check_output`] unless the run is
+/// resumed: then it holds what the run wrote), else DIR itself.
+pub fn output_path(args: &super::ReduceArgs, input: &Path) -> Result<PathBuf, Fail> {
+    match &args.output {
+        None => Ok(absolute(input)),
+        Some(o) => {
+            if args.resume.is_none() {
+                check_output(o, input)?;
+            }
+            Ok(absolute(o))
+        }
+    }
+}
+
 /// A free hidden sibling of `path`: `.NAME.myhill-WHAT-PID-K`.
 fn sibling(path: &Path, what: &str) -> PathBuf {
     let name = path

@@ -8,7 +8,7 @@
 
 use super::out;
 use super::terminal::{self, Keys};
-use myhill::{Control, Event, Report};
+use myhill::{Control, Event, PassStats, Report};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -50,8 +50,8 @@ struct Status {
     /// What a key did, shown until the next pass starts.
     note: Option<String>,
     keys: bool,
-    /// Rows of the terminal the status takes now (0: not drawn).
-    rows: usize,
+    /// The length in characters of each line of the status as drawn (empty: not drawn).
+    drawn: Vec<usize>,
 }
 
 /// A part of a status line and how readily it is left out when the line is too long (higher
@@ -128,17 +128,30 @@ impl Status {
             Some(max) => format!("{}/{max} tests", self.tests),
             None => format!("{} tests", self.tests),
         };
+        if let Phase::FirstCheck { .. } = self.phase {
+            // Nothing has been tried yet: no gain, no rate, no share of workers to show.
+            let jobs = if self.jobs == 1 { "job" } else { "jobs" };
+            return vec![
+                (format!("{} bytes", self.initial), 0),
+                (tests, 0),
+                (format!("{} {jobs}", self.jobs), 3),
+            ];
+        }
+        let gain = if self.current < self.initial {
+            format!(
+                " (-{:.1}%)",
+                percent((self.initial - self.current) as f64, self.initial as f64)
+            )
+        } else {
+            String::new()
+        };
         let mut fields = vec![
             (
                 format!(
-                    "{}{} -> {} bytes (-{:.1}%)",
+                    "{}{} -> {} bytes{gain}",
                     self.files_shown(),
                     self.initial,
-                    self.current,
-                    percent(
-                        self.initial.saturating_sub(self.current) as f64,
-                        self.initial as f64
-                    )
+                    self.current
                 ),
                 0,
             ),
@@ -174,6 +187,13 @@ impl Status {
     fn doing(&self, now: Instant) -> Vec<Field> {
         let mut fields = Vec::new();
         match self.phase {
+            Phase::FirstCheck { done, runs } if self.jobs > 1 && runs > 1 => fields.push((
+                format!(
+                    "first check of the original: {done} of {runs} runs done, {} running",
+                    (runs - done.min(runs)).min(self.jobs as u32),
+                ),
+                0,
+            )),
             Phase::FirstCheck { done, runs } => fields.push((
                 format!(
                     "first check of the original: run {} of {runs}, {}",
@@ -234,24 +254,36 @@ impl Status {
         vec![fit(&sizes, width), fit(&doing, width)]
     }
 
-    /// Puts the cursor where the status began and clears from there down.
-    fn clear(&mut self) -> String {
-        let up = match self.rows {
+    /// Puts the cursor where the status began and clears from there down, on a terminal
+    /// `columns` wide now.
+    fn clear_at(&mut self, columns: usize) -> String {
+        // A terminal made narrower since the status was drawn reflows each of its lines
+        // over as many rows as the new width needs.
+        let rows: usize = (self.drawn.iter())
+            .map(|&len| len.div_ceil(columns.max(1)).max(1))
+            .sum();
+        self.drawn.clear();
+        let up = match rows {
             0 => return String::new(),
             1 => String::new(),
             n => format!("\x1b[{}A", n - 1),
         };
-        self.rows = 0;
         format!("\r{up}\x1b[J")
     }
 
+    /// [`Status::clear_at`] the terminal's width now.
+    fn clear(&mut self) -> String {
+        self.clear_at(terminal::width().unwrap_or(80))
+    }
+
     fn draw(&mut self) {
+        let columns = terminal::width().unwrap_or(80);
         // One column is left free: writing the last one makes some terminals wrap.
-        let width = terminal::width().unwrap_or(80).saturating_sub(1).max(10);
+        let width = columns.saturating_sub(1).max(10);
         let lines = self.render(Instant::now(), width);
-        let mut text = self.clear();
+        let mut text = self.clear_at(columns);
         text.push_str(&lines.join("\r\n"));
-        self.rows = lines.len();
+        self.drawn = lines.iter().map(|l| l.chars().count()).collect();
         out::err_raw(text);
     }
 }
@@ -307,7 +339,7 @@ impl Ui {
             last_improvement: None,
             note: None,
             keys: false,
-            rows: 0,
+            drawn: Vec::new(),
         }));
         let live = (!setup.quiet && std::io::stderr().is_terminal())
             .then(|| Self::start_live(&status, setup.control));
@@ -455,9 +487,14 @@ fn lock(status: &Mutex<Status>) -> MutexGuard<'_, Status> {
     status.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The end-of-run summary, for people.
+/// The end-of-run summary, for people: the sizes, the tests, and the passes that ran a test
+/// or were skipped; `verbose` adds the others and the passes' counters.
 /// For a directory, `files` gives its files and their bytes at the start and at the end.
-pub fn summary(report: &Report, files: Option<((usize, usize), (usize, usize))>) -> String {
+pub fn summary(
+    report: &Report,
+    verbose: bool,
+    files: Option<((usize, usize), (usize, usize))>,
+) -> String {
     let mut s = String::new();
     let (initial, last) = match files {
         Some(((_, a), (_, b))) => (a, b),
@@ -493,12 +530,17 @@ pub fn summary(report: &Report, files: Option<((usize, usize), (usize, usize))>)
             100.0 * busy_share(report)
         ));
     }
-    if !report.passes.is_empty() {
+    let shown: Vec<&PassStats> = report
+        .passes
+        .iter()
+        .filter(|p| verbose || p.tests > 0 || p.successes > 0 || p.skipped > 0)
+        .collect();
+    if !shown.is_empty() {
         s.push_str(&format!(
             "  {:<23} {:>7} {:>9} {:>13} {:>8}\n",
             "pass", "tests", "successes", "bytes removed", "time"
         ));
-        for p in &report.passes {
+        for p in &shown {
             s.push_str(&format!(
                 "  {:<23} {:>7} {:>9} {:>13} {:>7.2}s{}\n",
                 p.name,
@@ -510,6 +552,13 @@ pub fn summary(report: &Report, files: Option<((usize, usize), (usize, usize))>)
             ));
         }
     }
+    let idle = report.passes.len() - shown.len();
+    if idle > 0 {
+        s.push_str(&format!(
+            "  ({idle} more pass{} ran no test; -v lists them and the passes' counters)\n",
+            if idle == 1 { "" } else { "es" }
+        ));
+    }
     let skipped: Vec<&str> = report
         .passes
         .iter()
@@ -519,8 +568,10 @@ pub fn summary(report: &Report, files: Option<((usize, usize), (usize, usize))>)
     if !skipped.is_empty() {
         s.push_str(&format!("  skipped by you (s): {}\n", skipped.join(", ")));
     }
-    for (name, value) in &report.counters {
-        s.push_str(&format!("  {name}: {value}\n"));
+    if verbose {
+        for (name, value) in &report.counters {
+            s.push_str(&format!("  {name}: {value}\n"));
+        }
     }
     s
 }
@@ -559,7 +610,7 @@ mod tests {
             last_improvement: Some(now - Duration::from_secs(12)),
             note: None,
             keys: true,
-            rows: 0,
+            drawn: Vec::new(),
         }
     }
 
@@ -599,6 +650,7 @@ mod tests {
     fn the_first_check_is_shown_while_it_runs() {
         let now = Instant::now();
         let mut s = status(now);
+        s.jobs = 1;
         s.phase = Phase::FirstCheck { done: 1, runs: 2 };
         s.test_started = now - Duration::from_millis(2500);
         let lines = s.render(now, 199);
@@ -611,9 +663,42 @@ mod tests {
     #[test]
     fn clearing_goes_back_over_every_row_drawn() {
         let mut s = status(Instant::now());
-        assert_eq!(s.clear(), "");
-        s.rows = 2;
-        assert_eq!(s.clear(), "\r\x1b[1A\x1b[J");
-        assert_eq!(s.rows, 0);
+        assert_eq!(s.clear_at(80), "");
+        s.drawn = vec![70, 60];
+        assert_eq!(s.clear_at(80), "\r\x1b[1A\x1b[J");
+        assert!(s.drawn.is_empty());
+    }
+
+    /// A terminal made narrower reflows the status drawn at the old width: a 150-character
+    /// line takes 3 rows at 60 columns, and all of them are cleared.
+    #[test]
+    fn clearing_after_a_resize_counts_the_rows_the_lines_reflowed_into() {
+        let mut s = status(Instant::now());
+        s.drawn = vec![150];
+        assert_eq!(s.clear_at(60), "\r\x1b[2A\x1b[J");
+        s.drawn = vec![79, 40];
+        assert_eq!(s.clear_at(40), "\r\x1b[2A\x1b[J");
+        s.drawn = vec![79, 79];
+        assert_eq!(s.clear_at(200), "\r\x1b[1A\x1b[J");
+    }
+
+    #[test]
+    fn before_any_gain_or_test_the_status_claims_none() {
+        let now = Instant::now();
+        let mut s = status(now);
+        s.current = s.initial;
+        let line = s.render(now, 199).join("\n");
+        assert!(line.contains("4735 -> 4735 bytes |"), "{line}");
+        assert!(!line.contains("-0.0%"), "{line}");
+        s.phase = Phase::FirstCheck { done: 0, runs: 2 };
+        s.tests = 0;
+        s.busy = Duration::ZERO;
+        let line = s.render(now, 199).join("\n");
+        assert!(!line.contains("busy"), "{line}");
+        assert!(!line.contains("interesting |"), "{line}");
+        assert!(
+            line.contains("first check of the original: 0 of 2 runs done, 2 running"),
+            "{line}"
+        );
     }
 }

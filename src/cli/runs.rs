@@ -1,0 +1,149 @@
+//! `myhill runs`: listing and removing the kept run directories.
+//!
+//! The directories live under [`myhill::default_runs_root`]; a name there or a path
+//! elsewhere is accepted. Nothing but a run directory ([`myhill::is_run_dir`]) is removed, and
+//! no run in use ([`myhill::run_in_use`]).
+
+use super::RunsAction;
+use super::exit::{Exit, Fail};
+use super::out;
+use myhill::{RunInfo, RunStatus};
+use std::path::{Path, PathBuf};
+
+pub fn run(action: RunsAction) -> Result<Exit, Fail> {
+    let root = myhill::default_runs_root();
+    match action {
+        RunsAction::List => {
+            list(root.as_deref());
+            Ok(Exit::Ok)
+        }
+        RunsAction::Remove { runs, finished } => remove(root.as_deref(), &runs, finished),
+    }
+}
+
+fn status(info: &RunInfo, dir: &Path) -> &'static str {
+    if myhill::run_in_use(dir) {
+        return "in use";
+    }
+    match info.status {
+        RunStatus::Running => "killed",
+        RunStatus::Stopped => "stopped",
+        RunStatus::Finished => "finished",
+    }
+}
+
+/// The bytes under `dir`, files only, not following links.
+fn disk_use(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => disk_use(&e.path()),
+            Ok(t) if t.is_file() => e.metadata().map_or(0, |m| m.len()),
+            _ => 0,
+        })
+        .sum()
+}
+
+fn list(root: Option<&Path>) {
+    let Some(root) = root else {
+        out::err("myhill: neither XDG_STATE_HOME nor HOME is set: there is no directory of runs");
+        return;
+    };
+    let runs = myhill::list_runs(root, usize::MAX);
+    if runs.is_empty() {
+        out::err(format!("myhill: no runs in {}", root.display()));
+        return;
+    }
+    out::out(format!("Runs in {} (newest first):", root.display()));
+    let mut total = 0;
+    for (dir, info) in &runs {
+        let bytes = disk_use(dir);
+        total += bytes;
+        let name = dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let best = info
+            .best_size
+            .map_or_else(|| "-".to_string(), |b| b.to_string());
+        out::out(format!(
+            "  {name}  {:<8}  best {best} bytes  {} on disk  {} -> {}",
+            status(info, dir),
+            human(bytes),
+            info.input.display(),
+            info.output.display()
+        ));
+    }
+    out::out(format!(
+        "{} run(s), {} in all. Remove one with: myhill runs remove NAME; every finished one: \
+         myhill runs remove --finished. A new run removes those beyond the newest {} that have \
+         not changed for {} days.",
+        runs.len(),
+        human(total),
+        myhill::KEEP_RUNS,
+        myhill::KEEP_RUNS_FOR.as_secs() / 86_400
+    ));
+}
+
+fn human(bytes: u64) -> String {
+    match bytes {
+        b if b >= 10 << 20 => format!("{} MB", b >> 20),
+        b if b >= 10 << 10 => format!("{} kB", b >> 10),
+        b => format!("{b} B"),
+    }
+}
+
+fn remove(root: Option<&Path>, runs: &[PathBuf], finished: bool) -> Result<Exit, Fail> {
+    let mut targets: Vec<PathBuf> = Vec::new();
+    for run in runs {
+        // A bare name is one under the root; anything else a path.
+        let under_root = root
+            .map(|r| r.join(run))
+            .filter(|p| run.components().count() == 1 && p.is_dir());
+        let dir = under_root.unwrap_or_else(|| run.clone());
+        if !dir.is_dir() {
+            return Err(Fail::usage(format!(
+                "{}: no such run; `myhill runs list` names them",
+                run.display()
+            )));
+        }
+        if !myhill::is_run_dir(&dir) {
+            return Err(Fail::usage(format!(
+                "{} is not a run directory (it has no {} or meta.json): myhill removes only \
+                 its own directories",
+                dir.display(),
+                myhill::MARKER
+            )));
+        }
+        targets.push(dir);
+    }
+    if finished && let Some(root) = root {
+        targets.extend(
+            myhill::list_runs(root, usize::MAX)
+                .into_iter()
+                .filter(|(_, info)| info.status == RunStatus::Finished)
+                .map(|(dir, _)| dir),
+        );
+    }
+    let mut removed = 0;
+    for dir in &targets {
+        if myhill::run_in_use(dir) {
+            out::err(format!(
+                "myhill: {} is in use by a running myhill: not removed",
+                dir.display()
+            ));
+            continue;
+        }
+        std::fs::remove_dir_all(dir)
+            .map_err(|e| Fail::usage(format!("cannot remove {}: {e}", dir.display())))?;
+        out::out(format!("removed {}", dir.display()));
+        removed += 1;
+    }
+    if removed == 0 && finished && runs.is_empty() {
+        out::err("myhill: no finished run to remove");
+    }
+    Ok(Exit::Ok)
+}
