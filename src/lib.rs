@@ -87,7 +87,7 @@ pub use idset::{IdSet, RankIndex};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
-    DfaPass, Expressions, FilesDelete, FilesEach, Gated, Hoist, Hollow, IndentBlocks, Integers,
+    DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers,
     LengthAware, LowerBytes, Needs, Partition, Round, ShortIntervals, ShortenIdentifiers,
     ShortenLiterals, SiblingRuns, SqueezeWhitespace, TreePass, TreeStrategy, UnitPass, is_text,
     squeeze,

@@ -24,7 +24,7 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    DfaPass, Expressions, FilesDelete, FilesEach, Gated, Hoist, Hollow, IndentBlocks, Integers,
+    DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers,
     LengthAware, LowerBytes, Needs, Partition, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
     SiblingRuns, SqueezeWhitespace, TreePass, TreeStrategy, UnitPass,
 };
@@ -247,6 +247,10 @@ const PASSES: &[(Make, &str)] = &[
         "a directory: delete whole files and subdirectories, the largest first, by binary splitting",
     ),
     (
+        Make::Fixed(|| Box::new(FilesHoist)),
+        "a directory: a file takes another file's content and the other is deleted (an entry script becomes the module it imports)",
+    ),
+    (
         Make::Fixed(|| {
             Box::new(FilesEach::new(|| {
                 Strategy::named("default")
@@ -309,7 +313,8 @@ pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
 
 /// The schedule for a directory tree: whole files and subdirectories deleted
 /// ([`FilesDelete`]), then each file reduced by a fresh schedule from `per_file`
-/// ([`FilesEach`]), to a fixpoint (deleting again what the files' edits made deletable).
+/// ([`FilesEach`]), then files moved into another's place ([`FilesHoist`]), to a fixpoint
+/// (deleting again what the files' edits made deletable).
 /// Each file's schedule starts with [`IndentBlocks`] on text: the files of a project are
 /// often indentation-structured source (Python, YAML, make), where line and token deletions
 /// stall on orphaned bodies (notes/dirs.md).
@@ -324,7 +329,11 @@ pub fn directory_schedule(per_file: impl Fn() -> Schedule + 'static) -> Schedule
         schedule
     };
     Schedule {
-        passes: vec![Box::new(FilesDelete), Box::new(FilesEach::new(per_file))],
+        passes: vec![
+            Box::new(FilesDelete),
+            Box::new(FilesEach::new(per_file)),
+            Box::new(FilesHoist),
+        ],
         to_fixpoint: true,
     }
 }

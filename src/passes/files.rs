@@ -2,7 +2,8 @@
 //! deleted, then each remaining file reduced with the whole tree around it.
 //!
 //! Main types: [`FilesDelete`] (binary splitting over the tree's entries, largest first; a
-//! directory goes with everything under it) and [`FilesEach`] (a one-file schedule run on
+//! directory goes with everything under it), [`FilesHoist`] (a file takes another's content,
+//! the other goes) and [`FilesEach`] (a one-file schedule run on
 //! each regular file, largest first, through a driver focused on that file: its passes see
 //! the file alone, every candidate is tested as the whole tree). On an input that is not a
 //! tree both do nothing.
@@ -33,7 +34,7 @@
 //! made deletable. The passes of the inner schedule must test through the driver (a pass
 //! that certifies through the evaluator would see one file as the whole tree).
 
-use crate::archive::Archive;
+use crate::archive::{Archive, EntryKind};
 use crate::driver::Driver;
 use crate::idset::IdSet;
 use crate::policy::{BinarySplit, Policy};
@@ -89,6 +90,70 @@ impl Pass for FilesDelete {
     }
 }
 
+/// Moves a file's content into another file's place: for two regular files X and Y, X takes
+/// Y's content and Y is deleted (an entry script that only imports a module becomes that
+/// module, a wrapper header becomes what it includes: the file-level counterpart of hoisting a
+/// group). Every ordered pair is a candidate, the smallest resulting tree first, accepted one
+/// at a time; trees of more than [`FilesHoist::MAX_FILES`] files are left alone (the pairs
+/// grow with the square of the files).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FilesHoist;
+
+impl FilesHoist {
+    /// The most files a tree may have for the pass to run.
+    pub const MAX_FILES: usize = 16;
+}
+
+impl Pass for FilesHoist {
+    fn name(&self) -> String {
+        "files/hoist".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        loop {
+            let Ok(tree) = Archive::decode(driver.best()) else {
+                return Ok(());
+            };
+            let files: Vec<usize> = (0..tree.entries().len())
+                .filter(|&i| tree.entries()[i].is_file())
+                .collect();
+            if files.len() < 2 || files.len() > Self::MAX_FILES {
+                return Ok(());
+            }
+            let mut candidates: Vec<Vec<u8>> = Vec::new();
+            for &x in &files {
+                for &y in &files {
+                    if x == y {
+                        continue;
+                    }
+                    let EntryKind::File(content) = &tree.entries()[y].kind else {
+                        continue;
+                    };
+                    let Some(splice) = tree.splice(x) else {
+                        continue;
+                    };
+                    let lifted = splice.lift(content);
+                    // The same tree, less Y's record (records stand alone; X's own length
+                    // changed only inside X's record, which comes before or after Y's).
+                    let Ok(moved) = Archive::decode(&lifted) else {
+                        continue;
+                    };
+                    candidates.push(Archive::encode_kept(&moved.records(), |i| i != y));
+                }
+            }
+            candidates.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+            candidates.dedup();
+            let mut it = candidates.into_iter();
+            if driver
+                .try_candidates(&mut || it.next().map(|c| (c, ())))?
+                .is_none()
+            {
+                return Ok(());
+            }
+        }
+    }
+}
+
 /// Runs a one-file schedule on each regular file of a tree, the largest first, with the rest
 /// of the tree as it is around it. Each file's schedule runs to its fixpoint (after a round
 /// that changed the file, only the passes that paid; a full round that changes nothing ends).
@@ -118,7 +183,7 @@ impl Pass for FilesEach {
             .entries()
             .iter()
             .filter_map(|e| match &e.kind {
-                crate::archive::EntryKind::File(c) if !c.is_empty() => {
+                EntryKind::File(c) if !c.is_empty() => {
                     Some((c.len(), e.path.clone()))
                 }
                 _ => None,
@@ -247,6 +312,34 @@ mod tests {
         assert_eq!(main.kind, EntryKind::File(b"pkg.calc\n".to_vec()));
         assert_eq!(main.mode, 0o755, "a mode is kept");
         assert_eq!(tree.entries()[2].kind, EntryKind::File(b"Y".to_vec()));
+    }
+
+    #[test]
+    fn a_file_takes_the_content_of_the_one_it_uses() {
+        // Interesting while run.sh holds BUG, or uses lib.sh which does.
+        let oracle = FnOracle::new(|b: &[u8]| {
+            let Ok(tree) = Archive::decode(b) else {
+                return false;
+            };
+            let content = |p: &[u8]| {
+                tree.entries().iter().find_map(|e| match &e.kind {
+                    EntryKind::File(c) if e.path == p => Some(c.clone()),
+                    _ => None,
+                })
+            };
+            let run = content(b"run.sh").unwrap_or_default();
+            let lib = content(b"lib.sh").unwrap_or_default();
+            run == b"BUG" || (run == b". lib.sh" && lib == b"BUG")
+        });
+        let tree = Archive::new(vec![
+            Entry::file("run.sh", 0o755, b". lib.sh"),
+            Entry::file("lib.sh", 0o644, b"BUG"),
+        ])
+        .unwrap();
+        let mut driver = Driver::new(tree.encode(), &oracle, EvalOptions::bare());
+        FilesHoist.run(&mut driver).unwrap();
+        let left = Archive::decode(driver.best()).unwrap();
+        assert_eq!(left.entries(), [Entry::file("run.sh", 0o755, b"BUG")]);
     }
 
     #[test]

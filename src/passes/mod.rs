@@ -48,7 +48,7 @@ mod units;
 
 pub use dfa::DfaPass;
 pub use expressions::Expressions;
-pub use files::{FilesDelete, FilesEach};
+pub use files::{FilesDelete, FilesEach, FilesHoist};
 pub use gate::{Gated, Needs, is_text};
 pub use hoist::Hoist;
 pub use hollow::Hollow;
