@@ -29,7 +29,7 @@ use crate::oracle::{Oracle, Verdict};
 use crate::policy::Policy;
 use crate::report::{Counter, Event, Figure, Fold, PassStats, Report, Stop};
 use crate::units::Units;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -48,6 +48,24 @@ pub struct Driver<'o> {
     /// While one file of a tree is reduced: the tree around it. The best is then that file's
     /// content, and every candidate is lifted into the whole tree before it is tested.
     focus: Option<Splice>,
+    /// When each entry of `trace` happened, since the start.
+    trace_times: Vec<Duration>,
+    sweep_mode: SweepMode,
+    /// Per pass, the keys of the sweep candidates that failed (see [`SweepMode::remember`]).
+    failures: HashMap<String, HashSet<u64>>,
+    /// Whether a sweep stopped for lack of patience since this was last taken.
+    cut_short: bool,
+}
+
+/// How the sweeps of patches (the passes that try every candidate of a list) spend their tests
+/// in a round; the reduction sets it for each round, and the default is a plain sweep.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SweepMode {
+    /// Skip a candidate that already failed in the same context: the same edit with the same
+    /// bytes around it (it may have failed on another input, whose other parts differ).
+    pub remember: bool,
+    /// End a sweep after this many tests in a row that found nothing.
+    pub patience: Option<usize>,
 }
 
 /// Bytes the driver tested and found interesting (in a batch): only the driver makes one, so a
@@ -76,13 +94,50 @@ impl<'o> Driver<'o> {
             eval: Evaluator::new(oracle, options),
             initial_len: input.len(),
             trace: vec![(0, input.len())],
+            trace_times: vec![Duration::ZERO],
             best: Arc::new(input),
             passes: Vec::new(),
             current: None,
             started: Instant::now(),
             counters: BTreeMap::new(),
             focus: None,
+            sweep_mode: SweepMode::default(),
+            failures: HashMap::new(),
+            cut_short: false,
         }
+    }
+
+    /// How sweeps run now.
+    pub fn sweep_mode(&self) -> SweepMode {
+        self.sweep_mode
+    }
+
+    /// Sets how sweeps run from now on.
+    pub fn set_sweep_mode(&mut self, mode: SweepMode) {
+        self.sweep_mode = mode;
+    }
+
+    /// The keys of the candidates the running pass's sweeps saw fail, taken out; give them
+    /// back with [`Driver::keep_failures`].
+    pub(crate) fn take_failures(&mut self) -> HashSet<u64> {
+        let name = self.current_name();
+        self.failures.remove(&name).unwrap_or_default()
+    }
+
+    /// Notes that a sweep stopped for lack of patience.
+    pub(crate) fn note_cut_short(&mut self) {
+        self.cut_short = true;
+    }
+
+    /// Whether a sweep stopped for lack of patience since the last call.
+    pub(crate) fn take_cut_short(&mut self) -> bool {
+        std::mem::take(&mut self.cut_short)
+    }
+
+    /// Stores the running pass's failures (see [`Driver::take_failures`]).
+    pub(crate) fn keep_failures(&mut self, failures: HashSet<u64>) {
+        let name = self.current_name();
+        self.failures.insert(name, failures);
     }
 
     /// The smallest interesting input so far.
@@ -269,6 +324,7 @@ impl<'o> Driver<'o> {
             None => self.best.clone(),
         };
         self.trace.push((tests, whole.len()));
+        self.trace_times.push(self.started.elapsed());
         self.eval.emit(&Event::Reduced {
             pass: &name,
             bytes: &whole,
@@ -300,6 +356,9 @@ impl<'o> Driver<'o> {
         self.best = bytes;
         self.trace
             .push((self.eval.stats().tests_run, self.best.len()));
+        self.trace_times.push(self.started.elapsed());
+        // What failed was judged by a test that proved flaky.
+        self.failures.clear();
         let best = self.best.clone();
         self.eval.emit(&Event::RolledBack { bytes: &best });
     }
@@ -410,6 +469,7 @@ impl<'o> Driver<'o> {
             wall: self.started.elapsed(),
             jobs: self.eval.jobs(),
             trace: self.trace.clone(),
+            trace_times: self.trace_times.clone(),
             counters: self.counters.clone(),
             ..Report::default()
         }

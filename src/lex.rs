@@ -124,11 +124,19 @@ fn number_end(input: &[u8], i: usize) -> usize {
 
 /// Cuts `input` into lexemes that tile it exactly, in order.
 pub fn lex(input: &[u8]) -> Vec<Lexeme> {
-    let mut out = Vec::new();
+    lexemes(input).collect()
+}
+
+/// The lexemes of `input` one at a time, as [`lex`] cuts them, without holding them all (for
+/// a scan of a large input in memory bounded by what the scan keeps).
+pub fn lexemes(input: &[u8]) -> impl Iterator<Item = Lexeme> + '_ {
     let mut i = 0;
     // Only whitespace since the last newline (or the start).
     let mut at_line_start = true;
-    while i < input.len() {
+    std::iter::from_fn(move || {
+        if i >= input.len() {
+            return None;
+        }
         let b = input[i];
         let next = input.get(i + 1).copied();
         let (end, class) = if is_space(b) {
@@ -167,14 +175,14 @@ pub fn lex(input: &[u8]) -> Vec<Lexeme> {
             Class::Comment => input[end - 1] == b'\n',
             _ => false,
         };
-        out.push(Lexeme {
+        let lexeme = Lexeme {
             start: i,
             end,
             class,
-        });
+        };
         i = end;
-    }
-    out
+        Some(lexeme)
+    })
 }
 
 /// The closing bracket of an opening one: `(` `)`, `[` `]`, `{` `}`.

@@ -80,17 +80,17 @@ pub use command::{
     DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, run, stop_orphans,
 };
 pub use dfa::{DfaOptions, Finish};
-pub use driver::{Driver, Witness, shortlex_less};
+pub use driver::{Driver, SweepMode, Witness, shortlex_less};
 pub use error::Error;
 pub use eval::{EvalOptions, Evaluator, VerdictStore, content_key};
 pub use idset::{IdSet, RankIndex};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
-    DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers,
-    LengthAware, LowerBytes, Needs, Partition, Round, ShortIntervals, ShortenIdentifiers,
-    ShortenLiterals, SiblingRuns, SqueezeWhitespace, TreePass, TreeStrategy, UnitPass, is_text,
-    squeeze,
+    DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks,
+    Integers, LengthAware, LowerBytes, Needs, Partition, Round, ShortIntervals, ShortenIdentifiers,
+    ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks, TreePass, TreeStrategy, UnitPass,
+    is_text, squeeze,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,

@@ -44,7 +44,7 @@ use crate::error::Error;
 use crate::eval::{EvalOptions, Rerun, VerdictStore};
 use crate::oracle::{Control, Oracle, Outcome, Verdict};
 use crate::report::{Counter, Event, Events, Report, Stop};
-use crate::schedule::Schedule;
+use crate::schedule::{PassRun, Planner, Schedule, Thoroughness};
 use crate::units::{Granularity, Units};
 use std::sync::Arc;
 use std::time::Instant;
@@ -294,9 +294,10 @@ impl<'o> Reduction<'o> {
         Ok(finished)
     }
 
-    /// Runs rounds of the schedule. A round after one that changed the best runs only the
-    /// passes that changed it then; when such a round changes nothing, the next runs every
-    /// pass again, and a full round that changes nothing (and skipped no pass) ends the run.
+    /// Runs rounds of the schedule as the [`Planner`] plans them: after a round that changed
+    /// the best, only the passes that changed it; the passes by what they paid per test; sweeps
+    /// patient and remembering what failed until a round changes nothing, then a complete round,
+    /// which ends the run if it changes nothing (and skipped no pass).
     ///
     /// The best is re-run after each pass that changed it. With batches, that re-run goes on
     /// beside the next passes (started at once when several jobs are allowed: one test more
@@ -312,25 +313,35 @@ impl<'o> Reduction<'o> {
             let mut deferred: Option<Rerun> = None;
             let result = (|| -> Result<(), Stop> {
                 let n = schedule.passes.len();
-                // Which passes the next round runs; every one at first.
-                let mut chosen = vec![true; n];
+                let mut planner = Planner::new(n, schedule.to_fixpoint);
                 loop {
-                    let full = chosen.iter().all(|&c| c);
+                    let round = planner.round().clone();
+                    let full = round.order.len() == n;
+                    if !full {
+                        self.driver.count(Counter::RestrictedRounds, 1);
+                    }
+                    if round.thoroughness == Thoroughness::Complete && schedule.to_fixpoint {
+                        self.driver.count(Counter::CompleteRounds, 1);
+                    }
+                    self.driver.set_sweep_mode(round.thoroughness.sweep_mode());
                     let before = self.driver.best_shared();
                     let rollbacks = self.rollbacks;
                     let mut paid = vec![false; n];
                     let mut skipped_any = false;
-                    for i in 0..n {
-                        if !chosen[i] {
-                            continue;
-                        }
+                    for (at, &i) in round.order.iter().enumerate() {
                         let start = self.driver.best_shared();
                         if look_ahead {
                             let window = self.driver.evaluator().options().window_bytes;
-                            let (round, options) = ((&chosen[..], &paid[..]), &self.options);
-                            let next = lookahead(schedule, i, round, &start, options, window);
+                            let upcoming: Vec<usize> = round.order[at + 1..]
+                                .iter()
+                                .chain(round.order[..at].iter().filter(|&&j| paid[j]))
+                                .copied()
+                                .collect();
+                            let next =
+                                lookahead(schedule, &upcoming, &start, &self.options, window);
                             self.driver.evaluator().set_lookahead(next);
                         }
+                        let tests_before = self.driver.evaluator().stats().tests_run;
                         let pass = &mut schedule.passes[i];
                         let name = pass.name();
                         self.driver.begin_pass(&name);
@@ -338,6 +349,12 @@ impl<'o> Reduction<'o> {
                         self.driver.evaluator().set_lookahead(Vec::new());
                         let skipped = result == Err(Stop::SkipPass);
                         self.driver.end_pass(skipped);
+                        let run = PassRun {
+                            tests: self.driver.evaluator().stats().tests_run - tests_before,
+                            removed: start.len().saturating_sub(self.driver.best().len()) as u64,
+                            cut_short: self.driver.take_cut_short(),
+                        };
+                        planner.record(i, run);
                         match result {
                             Err(Stop::SkipPass) => {
                                 control.take_skip();
@@ -369,6 +386,7 @@ impl<'o> Reduction<'o> {
                     let ending = !schedule.to_fixpoint
                         || (self.driver.best() == before.as_slice()
                             && full
+                            && round.thoroughness == Thoroughness::Complete
                             && !skipped_any
                             && self.rollbacks == rollbacks);
                     if ending && let Some(d) = deferred.take() {
@@ -376,21 +394,11 @@ impl<'o> Reduction<'o> {
                         self.settle(d)?;
                         settled_back = self.rollbacks != at;
                     }
-                    if !schedule.to_fixpoint {
+                    let changed = self.driver.best() != before.as_slice();
+                    let interrupted = skipped_any || self.rollbacks != rollbacks || settled_back;
+                    if !planner.end_round(changed, interrupted) {
                         return Ok(());
                     }
-                    let changed = self.driver.best() != before.as_slice();
-                    chosen = if self.rollbacks != rollbacks || settled_back {
-                        // What the round found was built on luck: everything again.
-                        vec![true; n]
-                    } else if changed && paid.iter().any(|&p| p) {
-                        self.driver.count(Counter::RestrictedRounds, 1);
-                        paid
-                    } else if full && !skipped_any {
-                        return Ok(());
-                    } else {
-                        vec![true; n]
-                    };
                 }
             })();
             if let Some(d) = deferred {
@@ -491,15 +499,14 @@ impl<'o> Reduction<'o> {
     }
 }
 
-/// What the passes after pass `i` will test first on `best`, if none of them changes it: the
-/// rest of this round, then the next round's passes (those that paid so far in this one).
-/// At most `jobs` candidates (more could not run beside the last wave of pass `i`), and none
-/// when a preview (a batch of copies of the best) would not fit in `window` bytes, the bound
-/// on candidates held for speculation.
+/// What the `upcoming` passes will test first on `best`, if none of them changes it: the rest
+/// of this round, then what the next round will likely run (those that paid so far in this
+/// one). At most `jobs` candidates (more could not run beside the last wave of the running
+/// pass), and none when a preview (a batch of copies of the best) would not fit in `window`
+/// bytes, the bound on candidates held for speculation.
 fn lookahead(
     schedule: &Schedule,
-    i: usize,
-    (chosen, paid): (&[bool], &[bool]),
+    upcoming: &[usize],
     best: &[u8],
     options: &ReduceOptions,
     window: usize,
@@ -507,10 +514,8 @@ fn lookahead(
     if best.len().saturating_mul(options.batch.max(options.jobs)) > window {
         return Vec::new();
     }
-    let this_round = (i + 1..chosen.len()).filter(|&j| chosen[j]);
-    let next_round = (0..i).filter(|&j| paid[j]);
     let mut out = Vec::new();
-    for j in this_round.chain(next_round) {
+    for &j in upcoming {
         if out.len() >= options.jobs {
             break;
         }
@@ -536,13 +541,13 @@ mod tests {
             batch: 4,
             ..ReduceOptions::default()
         };
-        let round = (&[true; 3][..], &[false; 3][..]);
+        let round = [1, 2];
         // Before squeeze: split/lines' first batch (4 chunks), then split/tokens' (4 more).
-        let next = lookahead(&schedule, 0, round, &best, &options, 1 << 20);
+        let next = lookahead(&schedule, &round, &best, &options, 1 << 20);
         assert_eq!(next.len(), 8);
         assert!(next.iter().all(|c| c.len() < best.len()));
         // A batch of copies of the best would not fit: nothing is looked ahead to.
         let small = best.len() * 4 - 1;
-        assert!(lookahead(&schedule, 0, round, &best, &options, small).is_empty());
+        assert!(lookahead(&schedule, &round, &best, &options, small).is_empty());
     }
 }

@@ -163,6 +163,12 @@ counters! {
     RestrictedRounds = "reduction.restricted_rounds", Sum;
     /// Rollbacks after a re-run of the best failed.
     FlakyRollbacks = "reduction.flaky_rollbacks", Sum;
+    /// Complete rounds: every candidate of every sweep tested.
+    CompleteRounds = "reduction.complete_rounds", Sum;
+    /// Sweep candidates skipped for having failed in the same context.
+    SweepRemembered = "sweep.remembered", Sum;
+    /// Sweeps stopped after too many failures in a row.
+    SweepPatienceStops = "sweep.patience_stops", Sum;
     /// Partition levels whose merge of successes did not hold.
     PartitionMergesFailed = "partition.merges_failed", Sum;
     /// The most nodes of an inferred tree.
@@ -311,10 +317,33 @@ pub struct Report {
     pub confirmed: bool,
     /// (tests run, bytes) at the start and after every change of the best.
     pub trace: Vec<(u64, usize)>,
+    /// When each entry of `trace` happened, since the run began.
+    pub trace_times: Vec<Duration>,
     /// Pass-specific figures (for example the DFA pass's solves).
     pub counters: BTreeMap<Counter, Figure>,
     /// Why the run ended early, if it did.
     pub stopped: Option<Stop>,
+}
+
+impl Report {
+    /// When `share` (0 to 1) of the final reduction was first reached: the tests run and the
+    /// time since the start, from the trace. `None` if nothing was removed.
+    pub fn reached(&self, share: f64) -> Option<(u64, Duration)> {
+        let initial = self.initial_bytes as f64;
+        let removed = initial - self.final_bytes as f64;
+        if removed <= 0.0 {
+            return None;
+        }
+        let target = initial - share * removed;
+        let k = self
+            .trace
+            .iter()
+            .position(|&(_, bytes)| bytes as f64 <= target + 1e-9)?;
+        Some((
+            self.trace[k].0,
+            self.trace_times.get(k).copied().unwrap_or_default(),
+        ))
+    }
 }
 
 /// What a reduction tells its listener, in order.

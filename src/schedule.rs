@@ -22,9 +22,15 @@
 //! assert_eq!(schedule.passes[0].name(), "drop-last");
 //! ```
 //!
+//! [`Planner`] decides what each round of a schedule run to a fixpoint does: which passes, in
+//! what order (by the bytes each removed per test so far), and how its sweeps spend their tests
+//! ([`SweepMode`]): a round of cheap, patient sweeps that skip what already failed around
+//! unchanged bytes, then one without patience, and a complete round at the end that keeps the
+//! fixpoint's guarantee (notes/schedule.md, the tail of a reduction).
+//!
 //! Limits: a pass that accepts nothing in a round is still run in the next one.
 
-use crate::driver::Driver;
+use crate::driver::{Driver, SweepMode};
 use crate::report::Stop;
 
 /// One step of a schedule: reads the driver's best and tries to shrink it.
@@ -61,5 +67,232 @@ impl Schedule {
         let before = self.passes.len();
         self.passes.retain(|p| p.name() != name);
         self.passes.len() < before
+    }
+}
+
+/// Tests in a row without a success after which a sweep stops in a patient round: the sweep
+/// goes on from there the next time it runs (what failed is remembered), so a costly sweep
+/// takes its turn in slices while cheaper passes still pay.
+pub const SWEEP_PATIENCE: usize = 50;
+
+/// How thorough a round is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Thoroughness {
+    /// Sweeps skip what failed in the same context and stop after
+    /// [`SWEEP_PATIENCE`] failures in a row.
+    Patient,
+    /// Sweeps skip what failed in the same context, but go to the end.
+    Remembering,
+    /// Every candidate of every sweep is tested (unless the very same bytes were): a round
+    /// of this kind that changes nothing ends the run.
+    Complete,
+}
+
+impl Thoroughness {
+    /// The sweeps' mode in a round of this kind.
+    pub fn sweep_mode(self) -> SweepMode {
+        match self {
+            Thoroughness::Patient => SweepMode {
+                remember: true,
+                patience: Some(SWEEP_PATIENCE),
+            },
+            Thoroughness::Remembering => SweepMode {
+                remember: true,
+                patience: None,
+            },
+            Thoroughness::Complete => SweepMode::default(),
+        }
+    }
+}
+
+/// One round: the passes (indices into the schedule) in the order they run, and how thorough
+/// it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Round {
+    /// Indices of the passes that run, in order.
+    pub order: Vec<usize>,
+    /// How the sweeps spend their tests.
+    pub thoroughness: Thoroughness,
+}
+
+/// What one run of a pass did, for the [`Planner`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassRun {
+    /// Tests it ran.
+    pub tests: u64,
+    /// Bytes it removed.
+    pub removed: u64,
+    /// Whether a sweep of it stopped for lack of patience.
+    pub cut_short: bool,
+}
+
+/// Plans the rounds of a schedule run to a fixpoint; see the module doc.
+///
+/// The rule: the first round runs every pass in the schedule's order (structure first). After
+/// a round that changed the best, the next runs only the passes that changed it; after one that
+/// changed nothing, every pass. Later rounds order their passes by bytes removed per test,
+/// each run counting twice as much as the one before it, so a pass that stopped paying sinks.
+/// A full patient round that changes nothing is followed by a remembering one if some sweep
+/// was cut short, then by a complete one; a complete round that changes nothing ends the run.
+/// Any change goes back to patient rounds; so does a rollback, with every pass.
+#[derive(Clone, Debug)]
+pub struct Planner {
+    /// Per pass, decayed (bytes removed, tests).
+    paid: Vec<(f64, f64)>,
+    next: Round,
+    first: bool,
+    this_round: Vec<PassRun>,
+}
+
+impl Planner {
+    /// A planner for `passes` passes; `to_fixpoint` false plans one complete round.
+    pub fn new(passes: usize, to_fixpoint: bool) -> Planner {
+        Planner {
+            paid: vec![(0.0, 0.0); passes],
+            next: Round {
+                order: (0..passes).collect(),
+                thoroughness: if to_fixpoint {
+                    Thoroughness::Patient
+                } else {
+                    Thoroughness::Complete
+                },
+            },
+            first: true,
+            this_round: vec![PassRun::default(); passes],
+        }
+    }
+
+    /// The round to run now.
+    pub fn round(&self) -> &Round {
+        &self.next
+    }
+
+    /// Bytes removed per test by pass `i`, recent runs weighing most; infinite for a pass that
+    /// never ran a test (it costs nothing, or has not run yet).
+    pub fn rate(&self, i: usize) -> f64 {
+        let (bytes, tests) = self.paid[i];
+        if tests == 0.0 {
+            f64::INFINITY
+        } else {
+            bytes / tests
+        }
+    }
+
+    /// Records what pass `i` did in the current round.
+    pub fn record(&mut self, i: usize, run: PassRun) {
+        let (bytes, tests) = &mut self.paid[i];
+        if run.tests > 0 || run.removed > 0 {
+            *bytes = *bytes / 2.0 + run.removed as f64;
+            *tests = *tests / 2.0 + run.tests as f64;
+        }
+        let r = &mut self.this_round[i];
+        r.tests += run.tests;
+        r.removed += run.removed;
+        r.cut_short |= run.cut_short;
+    }
+
+    /// Ends the round: `changed` says the best changed, `interrupted` that a pass was skipped
+    /// by the user or the best rolled back. Returns whether another round is to run, and
+    /// whether this one ran only the passes that paid before.
+    pub fn end_round(&mut self, changed: bool, interrupted: bool) -> bool {
+        let n = self.paid.len();
+        let round = std::mem::replace(&mut self.this_round, vec![PassRun::default(); n]);
+        let full = self.next.order.len() == n;
+        let was = self.next.thoroughness;
+        if self.first && was == Thoroughness::Complete {
+            // A schedule that is not repeated.
+            return false;
+        }
+        self.first = false;
+        let paid: Vec<usize> = (0..n).filter(|&i| round[i].removed > 0).collect();
+        let (passes, thoroughness) = if interrupted {
+            ((0..n).collect(), Thoroughness::Patient)
+        } else if changed && !paid.is_empty() {
+            (paid, Thoroughness::Patient)
+        } else if !full {
+            ((0..n).collect(), was)
+        } else {
+            let cut_short = round.iter().any(|r| r.cut_short);
+            let next = match was {
+                Thoroughness::Patient if cut_short => Thoroughness::Remembering,
+                Thoroughness::Patient | Thoroughness::Remembering => Thoroughness::Complete,
+                Thoroughness::Complete => return false,
+            };
+            ((0..n).collect(), next)
+        };
+        let mut order = passes;
+        // By rate, the best first; equal rates keep the schedule's order.
+        order.sort_by(|&a, &b| self.rate(b).total_cmp(&self.rate(a)));
+        self.next = Round {
+            order,
+            thoroughness,
+        };
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(tests: u64, removed: u64) -> PassRun {
+        PassRun {
+            tests,
+            removed,
+            cut_short: false,
+        }
+    }
+
+    #[test]
+    fn rounds_narrow_to_what_paid_then_widen_to_a_complete_round_that_ends_the_run() {
+        let mut planner = Planner::new(3, true);
+        assert_eq!(planner.round().order, [0, 1, 2]);
+        assert_eq!(planner.round().thoroughness, Thoroughness::Patient);
+        planner.record(0, run(100, 10));
+        planner.record(1, run(10, 0));
+        planner.record(2, run(10, 50));
+        assert!(planner.end_round(true, false));
+        // Only what paid, the best payer first.
+        assert_eq!(planner.round().order, [2, 0]);
+        planner.record(2, run(10, 0));
+        planner.record(0, run(50, 0));
+        assert!(planner.end_round(false, false));
+        // Nothing changed: every pass, by what each paid per test.
+        assert_eq!(planner.round().order, [2, 0, 1]);
+        assert_eq!(planner.round().thoroughness, Thoroughness::Patient);
+        planner.record(
+            1,
+            PassRun {
+                cut_short: true,
+                ..run(50, 0)
+            },
+        );
+        assert!(planner.end_round(false, false));
+        // A sweep stopped early: the sweeps go to the end, still skipping what failed.
+        assert_eq!(planner.round().thoroughness, Thoroughness::Remembering);
+        assert!(planner.end_round(false, false));
+        assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
+        assert_eq!(planner.round().order.len(), 3);
+        // The complete round finds something: back to patient rounds of what paid.
+        planner.record(1, run(5, 1));
+        assert!(planner.end_round(true, false));
+        assert_eq!(planner.round().order, [1]);
+        assert_eq!(planner.round().thoroughness, Thoroughness::Patient);
+        assert!(planner.end_round(false, false));
+        assert!(planner.end_round(false, false));
+        assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
+        // A complete round that changes nothing ends the run.
+        assert!(!planner.end_round(false, false));
+    }
+
+    #[test]
+    fn a_skip_or_rollback_runs_every_pass_again_and_a_single_round_is_complete() {
+        let mut planner = Planner::new(2, true);
+        planner.record(1, run(10, 5));
+        assert!(planner.end_round(true, true));
+        assert_eq!(planner.round().order.len(), 2);
+        let once = Planner::new(2, false);
+        assert_eq!(once.round().thoroughness, Thoroughness::Complete);
+        assert!(!once.clone().end_round(true, false));
     }
 }

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 16);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 17);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -24,9 +24,9 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers,
-    LengthAware, LowerBytes, Needs, Partition, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
-    SiblingRuns, SqueezeWhitespace, TreePass, TreeStrategy, UnitPass,
+    DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks,
+    Integers, LengthAware, LowerBytes, Needs, Partition, ShortIntervals, ShortenIdentifiers,
+    ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -56,7 +56,7 @@ impl std::fmt::Debug for StrategyInfo {
 pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         name: "default",
-        what: "on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        what: "on a large input runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
         schedule: |units| match units {
             None => fixpoint(default_passes()),
             Some(g) => fixpoint(vec![Box::new(Partition::new(g))]),
@@ -164,6 +164,10 @@ enum Make {
 /// is its own ([`Pass::name`], written in its file), so adding a pass is its file and one line
 /// here (and a place in a strategy's schedule, if it is to run by default).
 const PASSES: &[(Make, &str)] = &[
+    (
+        Make::Fixed(|| Box::new(TopChunks::new(0))),
+        "delete runs of top-level forms (declarations, items, lines; blocks of bytes on binary input), back to front, halving the run from the whole input down to one form",
+    ),
     (
         Make::Fixed(|| Box::new(LengthAware::default())),
         "binary input: infer a record layout from the bytes, delete records and cut values, fixing every enclosing length field",
@@ -423,6 +427,7 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
     use Granularity::*;
     vec![
         Box::new(DfaPass::probe(Bytes, PROBE_BYTES).with_max_alphabet(PROBE_ALPHABET)),
+        Box::new(TopChunks::new(TopChunks::LARGE)),
         gated(LengthAware::default(), Needs::Binary),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Size against time for reductions of the large corpus cases: checkpoint tables and plots.
 
-    curves.py [--at 60,300,900] [--plot OUT.png] [--title T] LABEL=RUNLOG ...
+    curves.py --initial BYTES [--at 60,300,900] [--plot OUT.png [--x seconds|tests]]
+              [--title T] LABEL=RUNLOG ...
 
 Each RUNLOG is the log that ../shared/bench/run.sh writes for one run
 ($BENCH_OUT/logs/PEER-CASE-jJOBS.log), for a run made with BENCH_KEEP=1 so that its run
@@ -13,7 +14,8 @@ seen up to each moment, from the run's start (the log's first line, to the secon
 For every run the table gives the smallest size seen by each checkpoint (the initial
 size before the first interesting verdict) and the number of tests started by then
 (lines of `oracle.log`, each stamped with its start time by the same tests). `--plot`
-draws size against time (log scale) for all runs, with matplotlib if it is installed.
+draws size (log scale) against time, or against tests started (`--x tests`, which a loaded
+machine distorts less), for all runs, with matplotlib if it is installed.
 Only the standard library is needed for the table.
 """
 import argparse
@@ -64,6 +66,7 @@ def main():
     ap.add_argument("--at", default="60,300,900")
     ap.add_argument("--initial", type=int, required=True, help="the input's size in bytes")
     ap.add_argument("--plot")
+    ap.add_argument("--x", choices=["seconds", "tests"], default="seconds")
     ap.add_argument("--title", default="")
     ap.add_argument("runs", nargs="+", metavar="LABEL=RUNLOG")
     args = ap.parse_args()
@@ -92,20 +95,26 @@ def main():
         except ImportError:
             sys.exit("--plot needs matplotlib (pip install matplotlib)")
         fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
-        for label, run in runs:
+        styles = ["-", "--", "-.", ":"]
+        for n, (label, run) in enumerate(runs):
+            def x_of(t):
+                if args.x == "seconds":
+                    return t
+                return sum(1 for c in run["calls"] if c <= t)
             xs, ys, best = [0.0], [args.initial], args.initial
             for at, size in run["curve"]:
                 if size < best:
-                    xs += [at, at]
+                    xs += [x_of(at), x_of(at)]
                     ys += [best, size]
                     best = size
-            xs.append(run["timeout"])
+            xs.append(x_of(run["timeout"]))
             ys.append(best)
-            ax.plot(xs, ys, label=label, linewidth=1.4)
-        for t in marks:
-            ax.axvline(t, color="0.85", linewidth=0.8, zorder=0)
+            ax.plot(xs, ys, label=label, linewidth=1.5, linestyle=styles[n % len(styles)])
+        if args.x == "seconds":
+            for t in marks:
+                ax.axvline(t, color="0.85", linewidth=0.8, zorder=0)
         ax.set_yscale("log")
-        ax.set_xlabel("seconds")
+        ax.set_xlabel(args.x)
         ax.set_ylabel("bytes (smallest interesting so far)")
         ax.set_title(args.title)
         ax.legend(fontsize=8)

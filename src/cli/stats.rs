@@ -4,74 +4,13 @@
 //! a change that breaks a reader raises [`SCHEMA_VERSION`]. Counts are integers, times are
 //! seconds; why the run ended is one of a few fixed names, never display text.
 
-use super::exit::{Exit, Fail};
+use super::exit::{Ended, Exit, Fail};
 use myhill::{Figure, Report, Stop};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// The version of the format; readers check it.
 pub const SCHEMA_VERSION: u64 = 1;
-
-/// Why a run ended, as the file names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ended {
-    /// The schedule ran to its end.
-    Done,
-    /// `--max-tests` ran out.
-    Budget,
-    /// Ctrl-C, SIGTERM or `q`.
-    Interrupted,
-    /// The test could no longer be run during the reduction.
-    TestError,
-    /// The original is not interesting (exit 3).
-    NotInteresting,
-    /// The test hangs on the original (exit 3).
-    Hangs,
-    /// The test is flaky on the original (exit 4).
-    Flaky,
-    /// The result has at most one byte (exit 5).
-    Trivial,
-    /// A usage or setup error before or around the reduction (exit 2).
-    SetupError,
-}
-
-impl Ended {
-    /// The name in the file.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ended::Done => "done",
-            Ended::Budget => "budget",
-            Ended::Interrupted => "interrupted",
-            Ended::TestError => "test_error",
-            Ended::NotInteresting => "not_interesting",
-            Ended::Hangs => "hangs",
-            Ended::Flaky => "flaky",
-            Ended::Trivial => "trivial",
-            Ended::SetupError => "setup_error",
-        }
-    }
-
-    /// How a finished reduction ended.
-    pub fn of_stop(stop: Option<&Stop>) -> Ended {
-        match stop {
-            None | Some(Stop::SkipPass) => Ended::Done,
-            Some(Stop::Budget) => Ended::Budget,
-            Some(Stop::Interrupted) => Ended::Interrupted,
-            Some(Stop::Oracle(_)) => Ended::TestError,
-        }
-    }
-
-    /// How a failure ended the run, when nothing more precise is known.
-    fn of_exit(exit: Exit) -> Ended {
-        match exit {
-            Exit::NotInteresting => Ended::NotInteresting,
-            Exit::Flaky => Ended::Flaky,
-            Exit::Trivial => Ended::Trivial,
-            Exit::Interrupted => Ended::Interrupted,
-            Exit::Ok | Exit::NotMinimal | Exit::Usage => Ended::SetupError,
-        }
-    }
-}
 
 /// What the file will say, filled in as the run goes, so that a run that fails at any point
 /// still leaves what it knew.
@@ -158,6 +97,8 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
                 "cache_hits": p.cache_hits,
                 "successes": p.successes,
                 "bytes_removed": p.bytes_removed,
+                "tests_per_byte": (p.bytes_removed > 0)
+                    .then(|| p.tests as f64 / p.bytes_removed as f64),
                 "seconds": p.time.as_secs_f64(),
             })
         })
@@ -173,8 +114,15 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
     let trace: Vec<Value> = report
         .trace
         .iter()
-        .map(|&(tests, bytes)| json!({ "tests": tests, "bytes": bytes }))
+        .zip(report.trace_times.iter().map(Some).chain(std::iter::repeat(None)))
+        .map(|(&(tests, bytes), at)| {
+            json!({ "tests": tests, "bytes": bytes, "seconds": at.map(|t| t.as_secs_f64()) })
+        })
         .collect();
+    let reached = |share: f64| match report.reached(share) {
+        Some((tests, at)) => json!({ "tests": tests, "seconds": at.as_secs_f64() }),
+        None => Value::Null,
+    };
     let command_line: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
@@ -214,6 +162,8 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
         "wall_seconds": report.wall.as_secs_f64(),
         "busy_share": super::ui::busy_share(report),
         "trace": trace,
+        "reached_90": reached(0.9),
+        "reached_99": reached(0.99),
         "passes": passes,
         "counters": counters,
         "timers": timers,

@@ -530,6 +530,19 @@ pub fn summary(
             100.0 * busy_share(report)
         ));
     }
+    let reached: Vec<String> = [(0.9, "90%"), (0.99, "99%")]
+        .iter()
+        .filter_map(|&(share, label)| {
+            let (tests, at) = report.reached(share)?;
+            Some(format!(
+                "{label} at {:.1}s after {tests} tests",
+                at.as_secs_f64()
+            ))
+        })
+        .collect();
+    if !reached.is_empty() {
+        s.push_str(&format!("  reduction reached: {}\n", reached.join(", ")));
+    }
     let shown: Vec<&PassStats> = report
         .passes
         .iter()
@@ -537,16 +550,17 @@ pub fn summary(
         .collect();
     if !shown.is_empty() {
         s.push_str(&format!(
-            "  {:<23} {:>7} {:>9} {:>13} {:>8}\n",
-            "pass", "tests", "successes", "bytes removed", "time"
+            "  {:<23} {:>7} {:>9} {:>13} {:>10} {:>8}\n",
+            "pass", "tests", "successes", "bytes removed", "tests/byte", "time"
         ));
         for p in &shown {
             s.push_str(&format!(
-                "  {:<23} {:>7} {:>9} {:>13} {:>7.2}s{}\n",
+                "  {:<23} {:>7} {:>9} {:>13} {:>10} {:>7.2}s{}\n",
                 p.name,
                 p.tests,
                 p.successes,
                 p.bytes_removed,
+                tests_per_byte(p.tests, p.bytes_removed),
                 p.time.as_secs_f64(),
                 if p.skipped > 0 { " (skipped)" } else { "" }
             ));
@@ -574,6 +588,16 @@ pub fn summary(
         }
     }
     s
+}
+
+/// Tests per byte removed, for the summary: `-` when nothing was removed and nothing tested,
+/// `inf` when tests removed nothing.
+fn tests_per_byte(tests: u64, bytes: u64) -> String {
+    match (tests, bytes) {
+        (0, 0) => "-".to_string(),
+        (_, 0) => "inf".to_string(),
+        (t, b) => format!("{:.1}", t as f64 / b as f64),
+    }
 }
 
 /// The share of worker time spent running tests.

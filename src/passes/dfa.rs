@@ -137,6 +137,15 @@ impl Pass for DfaPass {
         let started_from = driver.best().len();
         let mut restart = Restart::default();
         loop {
+            if self.granularity == Granularity::Bytes
+                && driver.best().len() > self.options.max_units
+            {
+                // Too many units, known without the cut (which holds 5 bytes per byte).
+                driver.count(Counter::DfaSkippedTooLarge, 1);
+                self.retired =
+                    self.options.finish == Finish::ProbeOnly && driver.best().len() == started_from;
+                return Ok(());
+            }
             let units = Units::cut(driver.best(), self.granularity);
             if units.is_empty() {
                 driver.count(Counter::DfaIntervalMinimal, 1);

@@ -183,9 +183,7 @@ impl Pass for FilesEach {
             .entries()
             .iter()
             .filter_map(|e| match &e.kind {
-                EntryKind::File(c) if !c.is_empty() => {
-                    Some((c.len(), e.path.clone()))
-                }
+                EntryKind::File(c) if !c.is_empty() => Some((c.len(), e.path.clone())),
                 _ => None,
             })
             .collect();

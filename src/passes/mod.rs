@@ -1,5 +1,6 @@
 //! Every pass myhill runs, each a [`crate::Pass`] that only proposes candidates.
 //!
+//! - [`TopChunks`]: deletes long runs of top-level forms, from halves down, on large inputs.
 //! - [`UnitPass`]: a policy over lines, tokens or bytes.
 //! - [`Partition`]: binary splitting over lines, tokens or bytes, by partition when the run batches.
 //! - [`TreePass`]: HDD, Perses or T-PDD over a tree inferred from the bytes.
@@ -25,6 +26,7 @@
 //! the pass found it, most on the bracket structure of `structure.rs`, and test them in one
 //! sweep; LengthAware sweeps too, over the records of the layout it infers.
 
+mod chunks;
 mod dfa;
 mod expressions;
 mod files;
@@ -46,6 +48,7 @@ mod structure;
 mod tree;
 mod units;
 
+pub use chunks::TopChunks;
 pub use dfa::DfaPass;
 pub use expressions::Expressions;
 pub use files::{FilesDelete, FilesEach, FilesHoist};

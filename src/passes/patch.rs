@@ -21,7 +21,7 @@
 //! candidate; patches never insert at a position without replacing something.
 
 use crate::driver::Driver;
-use crate::report::Stop;
+use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 
 /// A byte range of the snapshot, `start..end`, replaced by `with`, or, when `adjust` is set,
@@ -230,22 +230,116 @@ impl<T: SweepPass> Pass for T {
     }
 }
 
+/// Bytes on each side of an edit that make its context (see [`context_key`]).
+pub const CONTEXT_BYTES: usize = 32;
+
+/// The key of the edit that turns `best` into `candidate` in its context: the bytes that
+/// differ, what replaces them, and [`CONTEXT_BYTES`] on each side. Two candidates on two
+/// inputs get the same key when they make the same edit with the same bytes around it, so a
+/// sweep's failure on one input predicts its failure on a later input that changed elsewhere.
+pub fn context_key(best: &[u8], candidate: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let prefix = best
+        .iter()
+        .zip(candidate)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let room = best.len().min(candidate.len()) - prefix;
+    let suffix = best
+        .iter()
+        .rev()
+        .zip(candidate.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (gone_end, with_end) = (best.len() - suffix, candidate.len() - suffix);
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    best[prefix.saturating_sub(CONTEXT_BYTES)..prefix].hash(&mut h);
+    best[prefix..gone_end].hash(&mut h);
+    candidate[prefix..with_end].hash(&mut h);
+    best[gone_end..(gone_end + CONTEXT_BYTES).min(best.len())].hash(&mut h);
+    h.finish()
+}
+
+/// What a sweep learned: the keys of its candidates that failed, and how many it skipped for
+/// having failed before.
+struct Memory {
+    failed: std::collections::HashSet<u64>,
+    mode: crate::driver::SweepMode,
+    skipped: u64,
+}
+
+impl Memory {
+    fn take(driver: &mut Driver) -> Memory {
+        Memory {
+            failed: driver.take_failures(),
+            mode: driver.sweep_mode(),
+            skipped: 0,
+        }
+    }
+
+    /// Whether a candidate with this key is to be skipped.
+    fn skips(&mut self, key: u64) -> bool {
+        let skip = self.mode.remember && self.failed.contains(&key);
+        self.skipped += u64::from(skip);
+        skip
+    }
+
+    fn give_back(self, driver: &mut Driver, stopped_early: bool) {
+        driver.count(Counter::SweepRemembered, self.skipped);
+        if stopped_early {
+            driver.count(Counter::SweepPatienceStops, 1);
+            driver.note_cut_short();
+        }
+        driver.keep_failures(self.failed);
+    }
+}
+
 /// Tests `candidates` (patches of the driver's best as it is now) in order, each with every
 /// candidate accepted before it; returns how many were accepted. The order of acceptance, and
 /// so the result, is the same for every `--jobs`.
+///
+/// The driver's [`crate::SweepMode`] says what the sweep may leave out: with `remember`, a
+/// candidate that failed before in the same context ([`context_key`]); with `patience`, every
+/// candidate after that many tests in a row without a success. Every failure is remembered.
 pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
-    if driver.batch() > 1 {
-        return sweep_batched(driver, candidates);
-    }
+    let mut memory = Memory::take(driver);
+    let result = if driver.batch() > 1 {
+        sweep_batched(driver, candidates, &mut memory)
+    } else {
+        sweep_one_by_one(driver, candidates, &mut memory)
+    };
+    let (successes, stopped_early) = match result {
+        Ok(r) => r,
+        Err(stop) => {
+            memory.give_back(driver, false);
+            return Err(stop);
+        }
+    };
+    memory.give_back(driver, stopped_early);
+    Ok(successes)
+}
+
+/// [`sweep`] one candidate after another; also says whether patience ended it.
+fn sweep_one_by_one(
+    driver: &mut Driver,
+    candidates: &[Patch],
+    memory: &mut Memory,
+) -> Result<(usize, bool), Stop> {
     let snapshot = driver.best_shared();
     let meter = driver.meter();
     let total = candidates.len() as u64;
+    let patience = memory.mode.patience.unwrap_or(usize::MAX);
     let mut accepted: Vec<Cut> = Vec::new();
     let mut next = 0;
     let mut successes = 0;
     loop {
         let mut k = next;
         let base = &accepted;
+        let best = driver.best_shared();
+        // The keys of what was proposed, in order: all before the winner failed.
+        let mut proposed: Vec<(usize, u64)> = Vec::new();
+        let mut out_of_patience = false;
         let mut proposals = || {
             while k < candidates.len() {
                 let index = k;
@@ -254,18 +348,35 @@ pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
                 if let Merge::Merged(cuts) = merge(base, &candidates[index])
                     && let Some(bytes) = render(&snapshot, &cuts)
                 {
+                    let key = context_key(&best, &bytes);
+                    if memory.skips(key) {
+                        continue;
+                    }
+                    if proposed.len() >= patience {
+                        out_of_patience = true;
+                        return None;
+                    }
+                    proposed.push((index, key));
                     return Some((bytes, (index, cuts)));
                 }
             }
             None
         };
-        match driver.try_candidates(&mut proposals)? {
+        let winner = driver.try_candidates(&mut proposals)?;
+        let failed_before = winner.as_ref().map_or(usize::MAX, |(index, _)| *index);
+        memory.failed.extend(
+            proposed
+                .iter()
+                .filter(|&&(index, _)| index < failed_before)
+                .map(|&(_, key)| key),
+        );
+        match winner {
             Some((index, cuts)) => {
                 accepted = cuts;
                 next = index + 1;
                 successes += 1;
             }
-            None => return Ok(successes),
+            None => return Ok((successes, out_of_patience)),
         }
     }
 }
@@ -276,9 +387,15 @@ pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
 /// sweep goes on after the batch; if not, the batch's first success alone is accepted and the
 /// sweep goes on after it (the others are tried again, with it). So a batch costs its size
 /// plus one test, and `jobs` tests of a batch run at once without waste.
-fn sweep_batched(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
+fn sweep_batched(
+    driver: &mut Driver,
+    candidates: &[Patch],
+    memory: &mut Memory,
+) -> Result<(usize, bool), Stop> {
     let snapshot = driver.best_shared();
     let size = driver.batch();
+    let patience = memory.mode.patience.unwrap_or(usize::MAX);
+    let mut failures_in_a_row = 0;
     let mut accepted: Vec<Cut> = Vec::new();
     let mut next = 0;
     let mut successes = 0;
@@ -286,28 +403,43 @@ fn sweep_batched(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Sto
         // The batch: the next candidates that still change something and are smaller.
         let mut batch: Vec<(usize, Vec<Cut>)> = Vec::new();
         let mut bytes: Vec<Vec<u8>> = Vec::new();
+        let mut keys: Vec<u64> = Vec::new();
+        let mut out_of_patience = false;
         let mut k = next;
         while batch.len() < size && k < candidates.len() {
             if let Merge::Merged(cuts) = merge(&accepted, &candidates[k])
                 && let Some(b) = render(&snapshot, &cuts)
                 && crate::driver::shortlex_less(&b, driver.best())
             {
-                batch.push((k, cuts));
-                bytes.push(b);
+                let key = context_key(driver.best(), &b);
+                if !memory.skips(key) {
+                    if failures_in_a_row + batch.len() >= patience {
+                        out_of_patience = true;
+                        break;
+                    }
+                    batch.push((k, cuts));
+                    bytes.push(b);
+                    keys.push(key);
+                }
             }
             k += 1;
         }
         if batch.is_empty() {
-            return Ok(successes);
+            return Ok((successes, out_of_patience));
         }
         let mut verdicts = driver.test_batch(&bytes)?;
         let wins: Vec<usize> = (0..batch.len())
             .filter(|&i| verdicts[i].is_some())
             .collect();
+        for (&key, _) in keys.iter().zip(&verdicts).filter(|(_, v)| v.is_none()) {
+            memory.failed.insert(key);
+        }
         let Some(&first) = wins.first() else {
+            failures_in_a_row += batch.len();
             next = k;
             continue;
         };
+        failures_in_a_row = 0;
         // Merge the other successes into the first, as far as they combine.
         let mut merged = batch[first].1.clone();
         let mut included = 1;

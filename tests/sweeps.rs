@@ -1,0 +1,93 @@
+//! The sweeps' memory of what failed: a candidate is not tested again while nothing around it
+//! changed, and the complete round at the end of a reduction still tests everything.
+
+use myhill::{
+    Counter, Driver, EvalOptions, FnOracle, Pass, ReduceOptions, Reduction, Schedule,
+    ShortIntervals, SweepMode, schedule_of,
+};
+use std::sync::Mutex;
+
+/// Runs `pass` on the driver as a reduction would, and returns the candidates it tested.
+fn run_logged(driver: &mut Driver, pass: &mut dyn Pass, log: &Mutex<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
+    let before = log.lock().unwrap().len();
+    driver.begin_pass(&pass.name());
+    pass.run(driver).unwrap();
+    driver.end_pass(false);
+    log.lock().unwrap()[before..].to_vec()
+}
+
+#[test]
+fn a_failed_candidate_is_not_tested_again_while_nothing_around_it_changed() {
+    let (a, b) = ("a".repeat(40), "b".repeat(40));
+    let input = format!("{a} {b} x12345");
+    let log = Mutex::new(Vec::new());
+    // The two long words must stay, and an `x` word with digits after it.
+    let oracle = FnOracle::new(|c: &[u8]| {
+        log.lock().unwrap().push(c.to_vec());
+        let s = String::from_utf8_lossy(c);
+        s.contains(&a) && s.contains(&b) && s.contains(" x") && !s.ends_with('x')
+    });
+    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+    driver.set_sweep_mode(SweepMode {
+        remember: true,
+        patience: None,
+    });
+    // Three words: 3 + 2 + 1 deletions, all failing.
+    let first = run_logged(&mut driver, &mut ShortIntervals, &log);
+    assert_eq!(first.len(), 6);
+    // Something else changes the end of the input, far from the first word.
+    let shorter = format!("{a} {b} x0").into_bytes();
+    let mut once = Some((shorter.clone(), ()));
+    driver.try_candidates(&mut || once.take()).unwrap();
+    assert_eq!(driver.best(), shorter);
+    // Deleting the first word failed with the same 32 bytes around it: not tested again.
+    // The deletions that reach the changed end are (those that take it away leave bytes
+    // tested before, which the cache answers).
+    let without_a = format!("{b} x0").into_bytes();
+    let again = run_logged(&mut driver, &mut ShortIntervals, &log);
+    assert_eq!(again, vec![b"x0".to_vec(), format!("{a} x0").into_bytes()]);
+    // The complete sweep tests it; the rest were tested on these very bytes already.
+    driver.set_sweep_mode(SweepMode::default());
+    let complete = run_logged(&mut driver, &mut ShortIntervals, &log);
+    assert_eq!(complete, vec![without_a]);
+}
+
+/// Every deletion of 1 to 8 tokens of `input` (space-separated words), in order.
+fn token_deletions(input: &str) -> Vec<String> {
+    let words: Vec<&str> = input.split_whitespace().collect();
+    let mut out = Vec::new();
+    for width in 1..=8.min(words.len()) {
+        for first in 0..=words.len() - width {
+            let mut kept = words.clone();
+            kept.drain(first..first + width);
+            out.push(kept.join(" "));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_complete_round_finds_what_a_change_far_away_made_possible() {
+    // `def` can go only once `use`, far from it, is gone: a patient round remembers that
+    // deleting `def` failed with the same bytes around it and skips it; the complete round at
+    // the end tries it again and succeeds.
+    let words: Vec<String> = (0..12).map(|i| format!("word{i:02}")).collect();
+    let input = format!("def {} use", words.join(" "));
+    let interesting = |s: &str| {
+        words.iter().all(|w| s.contains(w.as_str())) && (!s.contains("use") || s.contains("def"))
+    };
+    let oracle = FnOracle::new(|c: &[u8]| interesting(&String::from_utf8_lossy(c)));
+    let mut schedule: Schedule = schedule_of(&["intervals/tokens".to_string()]).unwrap();
+    let mut reduction = Reduction::new(input.into_bytes(), &oracle, ReduceOptions::default());
+    let finished = reduction.run(&mut schedule).unwrap();
+    let best = String::from_utf8(finished.best).unwrap();
+    assert_eq!(best.trim_end(), words.join(" "));
+    // The guarantee of the fixpoint holds: no deletion of 1 to 8 tokens is interesting.
+    assert!(token_deletions(&best).iter().all(|c| !interesting(c)));
+    let count = |counter| match finished.report.counters.get(&counter) {
+        Some(myhill::Figure::Count(n)) => *n,
+        _ => 0,
+    };
+    assert!(count(Counter::SweepRemembered) > 0);
+    assert!(count(Counter::CompleteRounds) >= 1);
+}
