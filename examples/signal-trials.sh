@@ -5,7 +5,9 @@
 #     test still says it is interesting;
 #   - the original is intact (INPUT.orig in place, INPUT itself with -o);
 #   - no process of a test is left, and (after SIGINT or SIGTERM) nothing in TMPDIR.
-# About a quarter of the stops fall in the first check (counted from the run's meta.json).
+# About a quarter of the stops fall in the first check (counted from the run's meta.json);
+# a stop before the run directory exists leaves nothing to resume: then the input must be
+# untouched and the same command is run again instead.
 #
 # Usage: examples/signal-trials.sh [MYHILL] [INT] [TERM] [KILL]
 #   (defaults: target/release/myhill 40 10 10). Prints one line per trial, then a summary;
@@ -18,12 +20,12 @@ N_KILL=${4:-10}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bad=0
-declare -A clean total first
+declare -A clean total first early
 
 # A random delay in seconds: in the first check (two runs of a 0.05 s test) or after it.
 delay() {
     if (( $1 % 4 == 0 )); then
-        awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.02 + (r % 100) / 1000 }'
+        awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.04 + (r % 200) / 1000 }'
     else
         awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.15 + (r % 1500) / 1000 }'
     fi
@@ -48,13 +50,25 @@ trial() {
     local pid=$!
     sleep "$wait_for"
     kill "-$sig" "$pid" 2> /dev/null
-    wait "$pid"
+    wait "$pid" 2> /dev/null
     local rc1=$?
     local in_check=no
     if grep -q '"first_check": \[\]' run/meta.json 2> /dev/null; then in_check=yes; fi
     sleep 0.3
-    TMPDIR="$d/tmp" XDG_STATE_HOME="$d/state" "$MYHILL" reduce --resume "$d/run" 2> resume.log
-    local rc2=$?
+    local rc2
+    if [ -e run ]; then
+        TMPDIR="$d/tmp" XDG_STATE_HOME="$d/state" "$MYHILL" reduce --resume "$d/run" 2> resume.log
+        rc2=$?
+    else
+        # Stopped before the run directory was made: nothing was written, so nothing can
+        # be resumed; the input must be untouched, and the same command starts afresh.
+        in_check=before
+        early[$sig]=$(( ${early[$sig]:-0} + 1 ))
+        cmp -s in.txt expected || echo "    the input changed before the run directory existed"
+        TMPDIR="$d/tmp" XDG_STATE_HOME="$d/state" "$MYHILL" reduce -j2 --run-dir "$d/run" \
+            "${oarg[@]}" ./t.sh in.txt 2> resume.log
+        rc2=$?
+    fi
     sleep 0.2
     local why=""
     (( rc2 == 0 )) || why+=" resume-exit-$rc2"
@@ -69,6 +83,7 @@ trial() {
     left=$(pgrep -f "$marker" | wc -l)
     (( left == 0 )) || why+=" $left-processes-left"
     if [ "$sig" != KILL ] && [ -n "$(ls -A "$d/tmp")" ]; then why+=" tmpdir-not-empty"; fi
+    if ls -A | grep -q '^\.myhill'; then why+=" half-made-files-left"; fi
     total[$sig]=$(( ${total[$sig]:-0} + 1 ))
     [ "$in_check" = yes ] && first[$sig]=$(( ${first[$sig]:-0} + 1 ))
     if [ -z "$why" ]; then
@@ -89,6 +104,6 @@ for sig in INT TERM KILL; do
 done
 echo
 for sig in INT TERM KILL; do
-    echo "SIG$sig then --resume: ${clean[$sig]:-0}/${total[$sig]:-0} clean (${first[$sig]:-0} stopped in the first check)"
+    echo "SIG$sig then --resume: ${clean[$sig]:-0}/${total[$sig]:-0} clean (${first[$sig]:-0} stopped in the first check, ${early[$sig]:-0} before the run directory existed)"
 done
 exit $bad

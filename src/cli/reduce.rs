@@ -1,11 +1,12 @@
 //! `myhill reduce`: where the result goes, the reduction's events on screen and on disk, the summary.
 
 use super::ReduceArgs;
-use super::exit::{Exit, Fail};
-use super::files::{keep_original, mode_of, protect_output, resolve_output, write_atomic};
+use super::exit::{Ended, Exit, Fail};
+use super::files::{keep_original, mode_of, protect_output, resolve_output};
 use super::out;
 use super::session::{Extras, Session};
-use super::stats::{self, Ended, Record};
+use super::stats::{self, Record};
+use super::tree_io::{self, Target};
 use super::ui::{Setup, Ui, summary};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
@@ -20,7 +21,7 @@ use std::rc::Rc;
 struct Keeper {
     /// Unknown until the first check passed and the original is safe.
     path: Option<PathBuf>,
-    mode: Option<u32>,
+    target: Target,
     error: Option<String>,
     /// Whether the last write failed, so a failure is said once and a recovery too.
     failing: bool,
@@ -32,7 +33,7 @@ impl Keeper {
     /// Writes `bytes`; returns a line to say at once when writing starts or stops failing.
     fn keep(&mut self, bytes: &[u8]) -> Option<String> {
         let path = self.path.as_ref()?;
-        match write_atomic(path, bytes, self.mode) {
+        match self.target.write(path, bytes) {
             Ok(()) if self.failing => {
                 self.failing = false;
                 Some(format!(
@@ -58,6 +59,59 @@ impl Keeper {
                     )
                 })
             }
+        }
+    }
+}
+
+/// What watches the reduction: its directory, the output and the screen. One value, shared
+/// by the reduction's event handler and the code around the run.
+struct Onlookers {
+    run_dir: Option<RunDir>,
+    keeper: Keeper,
+    ui: Ui,
+    quiet: bool,
+    /// Steps of the earlier run replayed and not yet said.
+    replayed: usize,
+}
+
+impl Onlookers {
+    /// Prints a line above the status, unless `-q`.
+    fn say(&self, line: impl AsRef<str>) {
+        if !self.quiet {
+            self.ui.say(line);
+        }
+    }
+
+    /// Takes one event: into the run directory, the output and the screen. A resumed run
+    /// replays the steps its directory holds: the output already has something at least as
+    /// good, so only new steps are written, and shown.
+    fn event(&mut self, event: &Event) {
+        let recorded = self
+            .run_dir
+            .as_mut()
+            .map_or(Recorded::New, |r| r.record(event));
+        if recorded == Recorded::Replayed {
+            self.replayed += 1;
+            return;
+        }
+        if self.replayed > 0
+            && (recorded == Recorded::New || matches!(event, Event::Finished { .. }))
+        {
+            self.say(format!(
+                "myhill: replayed the earlier run's {} improvement(s) from its verdicts",
+                self.replayed
+            ));
+            self.replayed = 0;
+        }
+        let said = match event {
+            Event::Reduced { bytes, .. } | Event::RolledBack { bytes } => self.keeper.keep(bytes),
+            Event::Finished { best, .. } => self.keeper.keep(best),
+            _ => None,
+        };
+        self.ui.event(event);
+        if let Some(line) = said {
+            // A warning: said even with -q.
+            self.ui.say(line);
         }
     }
 }
@@ -202,7 +256,7 @@ overlaid! {
 }
 
 /// The passes to run: `--passes`, else the strategy, without those `--skip-pass` names.
-fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
+pub(super) fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
     let mut schedule = match &args.passes {
         Some(names) => myhill::schedule_of(names)?,
         None => Strategy::named(&args.strategy)?
@@ -210,6 +264,9 @@ fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
             .schedule(),
     };
     for name in &args.skip_pass {
+        if tree_io::is_tree_pass(name) && args.t.input.is_dir() {
+            continue;
+        }
         if !schedule.skip(name) {
             return Err(Fail::usage(format!(
                 "--skip-pass {name}: no such pass in this schedule; it has {}",
@@ -224,47 +281,18 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     let mut schedule = schedule(args)?;
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
-    let run_path = match &resumed {
-        Some(r) => Some(r.run.path().to_path_buf()),
-        None => new_run_path(args)?,
-    };
-    if args.also_interesting.is_some() && run_path.is_none() {
-        return Err(Fail::usage(
-            "--also-interesting keeps candidates in the run directory: leave out --no-run-dir, \
-             or give --run-dir DIR",
-        ));
+    let (mut session, run_path, out_path) = open(args, resumed.as_ref())?;
+    if session.tree {
+        schedule = tree_io::tree_schedule(args)?;
+        record.schedule = schedule.names();
     }
-    let extras = Extras {
-        original: match &resumed {
-            Some(r) => Some(r.run.original()?),
-            None => None,
-        },
-        also_interesting: args
-            .also_interesting
-            .zip(run_path.as_ref().map(|p| p.join("also-interesting"))),
-        test_dir: resumed.as_ref().map(|r| r.cwd.clone()),
-    };
-    let mut session = Session::open_with(&args.t, extras)?;
     let identity = session.oracle.spec().identity();
-    if let Some(r) = &resumed
-        && r.run.info().test != identity
-    {
-        let run = &r.run;
-        return Err(Fail::usage(format!(
-            "the test changed since the run in {} began (its command, its script, a file it \
-             names or a signature option): the verdicts kept there would not hold. Start a new \
-             run from its best, under the input's own name: cp {} {} && myhill reduce TEST {2}",
-            run.path().display(),
-            run.path().join("best").display(),
-            best_copy_name(&args.t.input).display()
-        )));
-    }
-    let out_path = output_path(args, &session, run_path.as_deref())?;
-    if let Some(r) = &resumed {
-        check_untouched(&r.run, args, &out_path)?;
-    }
     record.jobs = Some(session.jobs);
     let mode = mode_of(&session.input_path).or_else(|| mode_of(&out_path));
+    let target = Target {
+        tree: session.tree,
+        mode,
+    };
     let options = ReduceOptions {
         cache: !args.no_cache,
         batch: usize::from(args.batch),
@@ -274,6 +302,8 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     // the original, which is what the backup and `-o` start from.
     let original = std::mem::take(&mut session.original);
     let initial_len = original.len();
+    // A tree is counted in files and the bytes they hold.
+    let initial_tree = tree_io::sizes(&original).filter(|_| session.tree);
     let input_key = myhill::content_key(&original);
     let mut reduction = Reduction::new(original, &session.oracle, options);
 
@@ -294,68 +324,36 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         .map(|r| r.info().first_check.clone())
         .filter(|c| !c.is_empty());
     let run_best = run_dir.as_ref().map(|r| r.path().join("best"));
-    let run_dir = Rc::new(RefCell::new(run_dir));
-    let keeper = Rc::new(RefCell::new(Keeper {
-        path: None,
-        mode,
-        error: None,
-        failing: false,
-        run_best,
-    }));
-    let ui = Rc::new(RefCell::new(Ui::new(Setup {
+    let watch = Rc::new(RefCell::new(Onlookers {
+        run_dir,
+        keeper: Keeper {
+            path: None,
+            target,
+            error: None,
+            failing: false,
+            run_best,
+        },
+        ui: Ui::new(Setup {
+            quiet: args.t.quiet,
+            initial: initial_tree.map_or(initial_len, |(_, bytes)| bytes),
+            files: initial_tree.map(|(files, _)| files),
+            jobs: session.jobs,
+            max_tests: args.max_tests,
+            first_runs: args.t.first_runs,
+            control: session.control.clone(),
+        }),
         quiet: args.t.quiet,
-        initial: initial_len,
-        jobs: session.jobs,
-        max_tests: args.max_tests,
-        first_runs: args.t.first_runs,
-        control: session.control.clone(),
-    })));
-    if let Some(run) = run_dir.borrow().as_ref()
-        && !args.t.quiet
-    {
-        ui.borrow().say(format!(
+        replayed: 0,
+    }));
+    if let Some(run) = &watch.borrow().run_dir {
+        watch.borrow().say(format!(
             "myhill: run directory {} (resume with: myhill reduce --resume {0})",
             run.path().display()
         ));
     }
     {
-        let (keeper, ui, run_dir) = (keeper.clone(), ui.clone(), run_dir.clone());
-        let quiet = args.t.quiet;
-        let mut replayed = 0usize;
-        reduction.on_event(move |event| {
-            // A resumed run replays the steps its directory holds: the output already has
-            // something at least as good, so only new steps are written, and shown.
-            let recorded = run_dir
-                .borrow_mut()
-                .as_mut()
-                .map_or(Recorded::New, |r| r.record(event));
-            if recorded == Recorded::Replayed {
-                replayed += 1;
-                return;
-            }
-            if replayed > 0
-                && (recorded == Recorded::New || matches!(event, Event::Finished { .. }))
-            {
-                if !quiet {
-                    ui.borrow().say(format!(
-                        "myhill: replayed the earlier run's {replayed} improvement(s) from its \
-                         verdicts"
-                    ));
-                }
-                replayed = 0;
-            }
-            let said = match event {
-                Event::Reduced { bytes, .. } | Event::RolledBack { bytes } => {
-                    keeper.borrow_mut().keep(bytes)
-                }
-                Event::Finished { best, .. } => keeper.borrow_mut().keep(best),
-                _ => None,
-            };
-            ui.borrow_mut().event(event);
-            if let Some(line) = said {
-                ui.borrow().say(line);
-            }
-        });
+        let watch = watch.clone();
+        reduction.on_event(move |event| watch.borrow_mut().event(event));
     }
     let checked = match stored_check {
         Some(check) => reduction.reuse_first_check(&check).map(|()| check),
@@ -364,70 +362,30 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     let outcomes = match checked {
         Ok(o) => o,
         Err(e) => {
-            ui.borrow_mut().finish();
+            watch.borrow_mut().ui.finish();
             let mut report = reduction.report();
             // A failed check is not kept by the reduction, but every test so far was part of it.
             report.first_check_runs = report.eval.tests_run;
             record.report = Some(report);
-            if matches!(e, myhill::Error::Hangs(_)) {
-                record.ended = Some(Ended::Hangs);
-            }
+            record.ended = Some(Ended::of_error(&e));
             return Err(session.explain(e));
         }
     };
-    if !args.t.quiet {
-        ui.borrow()
-            .say(session.interesting_line(initial_len, &outcomes));
-    }
+    watch
+        .borrow()
+        .say(session.interesting_line(reduction.best(), &outcomes));
 
     // Never lose work: keep the original, and put the best so far where the result goes.
     record.report = Some(reduction.report());
-    let in_place = args.output.is_none();
-    if in_place {
-        let kept = run_dir
-            .borrow()
-            .as_ref()
-            .and_then(|r| r.info().backup.clone())
-            .filter(|b| b.is_file());
-        let backup = match kept {
-            Some(b) => b,
-            None => {
-                let b = keep_original(&session.input_path, reduction.best(), input_key, mode)?;
-                if !args.t.quiet {
-                    ui.borrow()
-                        .say(format!("myhill: the original is kept as {}", b.display()));
-                }
-                b
-            }
-        };
-        record.backup = Some(backup.clone());
-        if let Some(run) = run_dir.borrow_mut().as_mut() {
-            run.update(|i| i.backup = Some(absolute(&backup)))?;
-        }
-    }
-    let resuming = args.resume.is_some();
-    let start_with = match run_dir.borrow().as_ref() {
-        // A resumed run's output should hold the best its directory holds (its replayed steps
-        // are not written again); it does not when the run was killed before writing it there
-        // or when -o is new.
-        Some(run) if resuming => std::fs::read(run.path().join("best"))
-            .ok()
-            .filter(|best| std::fs::read(&out_path).ok().as_ref() != Some(best)),
-        _ if in_place => None,
-        _ => Some(reduction.best().to_vec()),
+    let place = Placing {
+        args,
+        input: &session.input_path,
+        out: &out_path,
+        target,
+        input_key,
     };
-    if let Some(bytes) = start_with {
-        write_atomic(&out_path, &bytes, mode)
-            .map_err(|e| Fail::usage(format!("cannot write {}: {e}", out_path.display())))?;
-    }
-    if let Some(run) = run_dir.borrow_mut().as_mut() {
-        run.update(|i| {
-            i.first_check = outcomes.clone();
-            i.output = out_path.clone();
-            i.status = RunStatus::Running;
-        })?;
-    }
-    keeper.borrow_mut().path = Some(out_path.clone());
+    record.backup = place.keep(&mut watch.borrow_mut(), reduction.best(), &outcomes)?;
+    watch.borrow_mut().keeper.path = Some(out_path.clone());
     // As the user named it (the stats file's readers compare it with what they gave).
     record.output = Some(args.output.clone().unwrap_or(session.input_path.clone()));
     let finished = reduction.run(&mut schedule);
@@ -436,9 +394,18 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     }
     let finished = finished?;
     drop(reduction);
-    ui.borrow_mut().finish();
+    let Ok(watch) = Rc::try_unwrap(watch).map(RefCell::into_inner) else {
+        unreachable!("the reduction, which held the other handle, is gone")
+    };
+    let Onlookers {
+        run_dir,
+        keeper,
+        mut ui,
+        ..
+    } = watch;
+    ui.finish();
     record.report = Some(finished.report.clone());
-    if let Some(run) = run_dir.borrow().as_ref() {
+    if let Some(run) = &run_dir {
         if let Some(e) = run.error() {
             out::err(format!(
                 "myhill: warning: the run directory is incomplete: {e}"
@@ -459,7 +426,133 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
             ));
         }
     }
-    finish(args, record, &finished, &out_path, &keeper.borrow(), mode)
+    if session.tree {
+        record.files = initial_tree.zip(tree_io::sizes(&finished.best));
+    }
+    finish(args, record, &finished, &out_path, &keeper, target)
+}
+
+/// Where the original is kept and the result goes, once the first check passed.
+struct Placing<'a> {
+    args: &'a ReduceArgs,
+    input: &'a Path,
+    out: &'a Path,
+    target: Target,
+    input_key: u128,
+}
+
+impl Placing<'_> {
+    /// Keeps the original (in place: a backup, made once), puts the best so far where the
+    /// result goes, and notes both and the first check in the run directory. Returns the
+    /// backup.
+    fn keep(
+        &self,
+        watch: &mut Onlookers,
+        best: &[u8],
+        outcomes: &[myhill::Outcome],
+    ) -> Result<Option<PathBuf>, Fail> {
+        let in_place = self.args.output.is_none();
+        let mut backup = None;
+        if in_place {
+            let kept = watch
+                .run_dir
+                .as_ref()
+                .and_then(|r| r.info().backup.clone())
+                .filter(|b| b.is_file() || (self.target.tree && b.is_dir()));
+            let b = match kept {
+                Some(b) => b,
+                None => {
+                    let b = if self.target.tree {
+                        tree_io::keep_original(self.input, best)?
+                    } else {
+                        keep_original(self.input, best, self.input_key, self.target.mode)?
+                    };
+                    watch.say(format!("myhill: the original is kept as {}", b.display()));
+                    b
+                }
+            };
+            if let Some(run) = watch.run_dir.as_mut() {
+                run.update(|i| i.backup = Some(absolute(&b)))?;
+            }
+            backup = Some(b);
+        }
+        let start_with = match &watch.run_dir {
+            // A resumed run's output should hold the best its directory holds (its replayed
+            // steps are not written again); it does not when the run was killed before
+            // writing it there, or when -o is new.
+            Some(run) if self.args.resume.is_some() => std::fs::read(run.path().join("best"))
+                .ok()
+                .filter(|b| std::fs::read(self.out).ok().as_ref() != Some(b)),
+            _ if in_place => None,
+            _ => Some(best.to_vec()),
+        };
+        if let Some(bytes) = start_with {
+            self.target
+                .write(self.out, &bytes)
+                .map_err(|e| Fail::usage(format!("cannot write {}: {e}", self.out.display())))?;
+        }
+        if let Some(run) = watch.run_dir.as_mut() {
+            run.update(|i| {
+                i.first_check = outcomes.to_vec();
+                i.output = self.out.to_path_buf();
+                i.status = RunStatus::Running;
+            })?;
+        }
+        Ok(backup)
+    }
+}
+
+/// Reads the input (a resumed run's original from its directory) and resolves the test, the
+/// run directory's path and where the result goes; refuses, before any test, what would lose
+/// work or could not be resumed.
+fn open(
+    args: &ReduceArgs,
+    resumed: Option<&Resumed>,
+) -> Result<(Session, Option<PathBuf>, PathBuf), Fail> {
+    let run_path = match &resumed {
+        Some(r) => Some(r.run.path().to_path_buf()),
+        None => new_run_path(args)?,
+    };
+    if args.also_interesting.is_some() && run_path.is_none() {
+        return Err(Fail::usage(
+            "--also-interesting keeps candidates in the run directory: leave out --no-run-dir, \
+             or give --run-dir DIR",
+        ));
+    }
+    let extras = Extras {
+        original: match &resumed {
+            Some(r) => Some(r.run.original()?),
+            None => None,
+        },
+        also_interesting: args
+            .also_interesting
+            .zip(run_path.as_ref().map(|p| p.join("also-interesting"))),
+        test_dir: resumed.map(|r| r.cwd.clone()),
+    };
+    let session = Session::open_with(&args.t, extras)?;
+    let identity = session.oracle.spec().identity();
+    if let Some(r) = &resumed
+        && r.run.info().test != identity
+    {
+        let run = &r.run;
+        return Err(Fail::usage(format!(
+            "the test changed since the run in {} began (its command, its script, a file it \
+             names or a signature option): the verdicts kept there would not hold. Start a new \
+             run from its best, under the input's own name: cp {} {} && myhill reduce TEST {2}",
+            run.path().display(),
+            run.path().join("best").display(),
+            best_copy_name(&args.t.input).display()
+        )));
+    }
+    let out_path = if session.tree {
+        tree_io::output_path(args, &session.input_path)?
+    } else {
+        output_path(args, &session, run_path.as_deref())?
+    };
+    if let Some(r) = &resumed {
+        check_untouched(&r.run, args, &out_path)?;
+    }
+    Ok((session, run_path, out_path))
 }
 
 /// Where the result goes, through any symbolic link: `-o`, else INPUT itself. Refused before
@@ -546,21 +639,16 @@ fn finish(
     finished: &myhill::Finished,
     out_path: &Path,
     keeper: &Keeper,
-    mode: Option<u32>,
+    target: Target,
 ) -> Result<Exit, Fail> {
     let report = &finished.report;
-    let mut exit = match &report.stopped {
-        None | Some(Stop::Budget) | Some(Stop::SkipPass) => Exit::Ok,
-        Some(Stop::Interrupted) => Exit::Interrupted,
-        Some(Stop::Oracle(_)) => Exit::Usage,
-    };
-    let trivial = finished.is_trivial() && !args.allow_trivial && exit == Exit::Ok;
+    let mut ended = Ended::of_stop(report.stopped.as_ref());
+    let trivial = finished.is_trivial() && !args.allow_trivial && ended.exit() == Exit::Ok;
     if trivial {
-        exit = Exit::Trivial;
-        record.ended = Some(Ended::Trivial);
+        ended = Ended::Trivial;
     }
     if !args.t.quiet {
-        out::err_raw(summary(report, args.verbose));
+        out::err_raw(summary(report, args.verbose, record.files));
         out::err(format!("myhill: result written to {}", out_path.display()));
     }
 
@@ -596,14 +684,15 @@ fn finish(
     if keeper.failing {
         // The last write failed (said at the time): one more try, and say whether the result
         // is safe.
-        write_atomic(out_path, &finished.best, mode).map_err(|e| {
+        target.write(out_path, &finished.best).map_err(|e| {
             Fail::usage(format!(
                 "cannot write the result to {}: {e}; the best result could not be saved",
                 out_path.display()
             ))
         })?;
     }
-    Ok(exit)
+    record.ended = Some(ended);
+    Ok(ended.exit())
 }
 
 /// Where a new run's directory goes: `--run-dir`, none with `--no-run-dir`, else a fresh one

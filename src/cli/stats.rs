@@ -4,74 +4,13 @@
 //! a change that breaks a reader raises [`SCHEMA_VERSION`]. Counts are integers, times are
 //! seconds; why the run ended is one of a few fixed names, never display text.
 
-use super::exit::{Exit, Fail};
+use super::exit::{Ended, Exit, Fail};
 use myhill::{Figure, Report, Stop};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// The version of the format; readers check it.
 pub const SCHEMA_VERSION: u64 = 1;
-
-/// Why a run ended, as the file names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ended {
-    /// The schedule ran to its end.
-    Done,
-    /// `--max-tests` ran out.
-    Budget,
-    /// Ctrl-C, SIGTERM or `q`.
-    Interrupted,
-    /// The test could no longer be run during the reduction.
-    TestError,
-    /// The original is not interesting (exit 3).
-    NotInteresting,
-    /// The test hangs on the original (exit 3).
-    Hangs,
-    /// The test is flaky on the original (exit 4).
-    Flaky,
-    /// The result has at most one byte (exit 5).
-    Trivial,
-    /// A usage or setup error before or around the reduction (exit 2).
-    SetupError,
-}
-
-impl Ended {
-    /// The name in the file.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ended::Done => "done",
-            Ended::Budget => "budget",
-            Ended::Interrupted => "interrupted",
-            Ended::TestError => "test_error",
-            Ended::NotInteresting => "not_interesting",
-            Ended::Hangs => "hangs",
-            Ended::Flaky => "flaky",
-            Ended::Trivial => "trivial",
-            Ended::SetupError => "setup_error",
-        }
-    }
-
-    /// How a finished reduction ended.
-    pub fn of_stop(stop: Option<&Stop>) -> Ended {
-        match stop {
-            None | Some(Stop::SkipPass) => Ended::Done,
-            Some(Stop::Budget) => Ended::Budget,
-            Some(Stop::Interrupted) => Ended::Interrupted,
-            Some(Stop::Oracle(_)) => Ended::TestError,
-        }
-    }
-
-    /// How a failure ended the run, when nothing more precise is known.
-    fn of_exit(exit: Exit) -> Ended {
-        match exit {
-            Exit::NotInteresting => Ended::NotInteresting,
-            Exit::Flaky => Ended::Flaky,
-            Exit::Trivial => Ended::Trivial,
-            Exit::Interrupted => Ended::Interrupted,
-            Exit::Ok | Exit::NotMinimal | Exit::Usage => Ended::SetupError,
-        }
-    }
-}
 
 /// What the file will say, filled in as the run goes, so that a run that fails at any point
 /// still leaves what it knew.
@@ -91,6 +30,8 @@ pub struct Record {
     pub report: Option<Report>,
     /// Why it ended, when the exit code alone does not say.
     pub ended: Option<Ended>,
+    /// For a directory: files and content bytes at the start and at the end.
+    pub files: Option<((usize, usize), (usize, usize))>,
 }
 
 fn path(p: &Option<PathBuf>) -> Value {
@@ -202,8 +143,10 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
         "exit_code": exit.code(),
         "ended": ended.name(),
         "message": message,
-        "initial_bytes": known.then_some(report.initial_bytes),
-        "final_bytes": known.then_some(report.final_bytes),
+        "initial_bytes": record.files.map_or(known.then_some(report.initial_bytes), |f| Some(f.0.1)),
+        "final_bytes": record.files.map_or(known.then_some(report.final_bytes), |f| Some(f.1.1)),
+        "initial_files": record.files.map(|f| f.0.0),
+        "final_files": record.files.map(|f| f.1.0),
         "confirmed": report.confirmed,
         "tests_run": e.tests_run,
         "first_check_runs": report.first_check_runs,
