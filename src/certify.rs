@@ -113,6 +113,20 @@ pub fn certify(
     units: &Units,
     property: Minimality,
 ) -> Result<Certificate, Stop> {
+    certify_in(eval, units, property, None)
+}
+
+/// Puts a part of the input back into the whole.
+pub(crate) type Lift<'a> = dyn Fn(&[u8]) -> Vec<u8> + 'a;
+
+/// [`certify`] of a part of the input: each deletion of `units` is tested as `lift` of it
+/// (one file's content put back into its tree), and `smaller` is the lifted input.
+pub(crate) fn certify_in(
+    eval: &mut Evaluator,
+    units: &Units,
+    property: Minimality,
+    lift: Option<&Lift>,
+) -> Result<Certificate, Stop> {
     let n = units.len();
     let data = units.data();
     let hashes = [
@@ -153,6 +167,10 @@ pub fn certify(
             let mut bytes = Vec::with_capacity(key.0);
             bytes.extend_from_slice(&data[..a]);
             bytes.extend_from_slice(&data[b..]);
+            let bytes = match lift {
+                Some(f) => f(&bytes),
+                None => bytes,
+            };
             return Some((bytes, (i, j)));
         }
     };

@@ -25,7 +25,8 @@
 //! current best, so the best never grows and every schedule terminates. The only other change
 //! of the best is a rollback by the reduction to a result that passed before.
 
-use crate::certify::{Certificate, Minimality, certify};
+use crate::archive::Splice;
+use crate::certify::{Certificate, Minimality, certify_in};
 use crate::eval::{EvalOptions, Evaluator, Meter};
 use crate::idset::IdSet;
 use crate::oracle::{Oracle, Verdict};
@@ -48,6 +49,9 @@ pub struct Driver<'o> {
     started: Instant,
     counters: BTreeMap<Counter, Figure>,
     trace: Vec<(u64, usize)>,
+    /// While one file of a tree is reduced: the tree around it. The best is then that file's
+    /// content, and every candidate is lifted into the whole tree before it is tested.
+    focus: Option<Splice>,
     /// When each entry of `trace` happened, since the start.
     trace_times: Vec<Duration>,
     sweep_mode: SweepMode,
@@ -100,6 +104,7 @@ impl<'o> Driver<'o> {
             current: None,
             started: Instant::now(),
             counters: BTreeMap::new(),
+            focus: None,
             sweep_mode: SweepMode::default(),
             failures: HashMap::new(),
             cut_short: false,
@@ -168,13 +173,39 @@ impl<'o> Driver<'o> {
     /// A verdict already committed for exactly these bytes, if the cache holds one (free: no
     /// test, no count).
     pub fn cached(&self, bytes: &[u8]) -> Option<Verdict> {
-        self.eval.cached(bytes)
+        match &self.focus {
+            Some(splice) => self.eval.cached(&splice.lift(bytes)),
+            None => self.eval.cached(bytes),
+        }
     }
 
     /// Certifies the current best cut into `units` (see [`certify`]); nothing is accepted,
     /// a deletion found is handed back for [`Driver::try_candidates`].
     pub fn certify(&mut self, units: &Units, property: Minimality) -> Result<Certificate, Stop> {
-        certify(&mut self.eval, units, property)
+        match &self.focus {
+            Some(splice) => {
+                let lift = |content: &[u8]| splice.lift(content);
+                let found = certify_in(&mut self.eval, units, property, Some(&lift))?;
+                // A deletion found is handed back as the file's content, like the best.
+                Ok(match found {
+                    Certificate::NotMinimal {
+                        deleted,
+                        smaller,
+                        tests,
+                        distinct,
+                        saved,
+                    } => Certificate::NotMinimal {
+                        deleted,
+                        smaller: splice.unlift(&smaller).to_vec(),
+                        tests,
+                        distinct,
+                        saved,
+                    },
+                    minimal => minimal,
+                })
+            }
+            None => certify_in(&mut self.eval, units, property, None),
+        }
     }
 
     /// The running pass's progress meter, for proposals to set while they are pulled.
@@ -186,7 +217,13 @@ impl<'o> Driver<'o> {
     /// [`Witness`] for each interesting one; nothing is accepted. A pass then hands the one it
     /// chose to [`Driver::accept`].
     pub fn test_batch(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<Option<Witness>>, Stop> {
-        let verdicts = self.eval.test_all(candidates)?;
+        let verdicts = match &self.focus {
+            Some(splice) => {
+                let lifted: Vec<Vec<u8>> = candidates.iter().map(|c| splice.lift(c)).collect();
+                self.eval.test_all(&lifted)?
+            }
+            None => self.eval.test_all(candidates)?,
+        };
         Ok(candidates
             .iter()
             .zip(verdicts)
@@ -286,14 +323,36 @@ impl<'o> Driver<'o> {
             self.passes[i].bytes_removed += removed;
         }
         let tests = self.eval.stats().tests_run;
-        self.trace.push((tests, self.best.len()));
+        let whole = match &self.focus {
+            Some(splice) => Arc::new(splice.lift(&self.best)),
+            None => self.best.clone(),
+        };
+        self.trace.push((tests, whole.len()));
         self.trace_times.push(self.started.elapsed());
-        let best = self.best.clone();
         self.eval.emit(&Event::Reduced {
             pass: &name,
-            bytes: &best,
+            bytes: &whole,
             tests,
         });
+    }
+
+    /// Narrows the best to one file of a tree: until [`Driver::unfocus`], the best is that
+    /// file's content (`splice` taken from the current best) and passes work on it alone,
+    /// while every candidate is tested as the whole tree with it in that file's place.
+    pub(crate) fn focus(&mut self, splice: Splice) {
+        assert!(
+            self.focus.is_none(),
+            "a driver focuses on one file at a time"
+        );
+        self.best = Arc::new(splice.content(&self.best).to_vec());
+        self.focus = Some(splice);
+    }
+
+    /// Widens the best back to the whole tree after [`Driver::focus`].
+    pub(crate) fn unfocus(&mut self) {
+        if let Some(splice) = self.focus.take() {
+            self.best = Arc::new(splice.lift(&self.best));
+        }
     }
 
     /// Puts back an earlier result as the best (a rollback after a failed re-run).
@@ -316,16 +375,24 @@ impl<'o> Driver<'o> {
         next: &mut dyn FnMut() -> Option<(Vec<u8>, T)>,
     ) -> Result<Option<T>, Stop> {
         let best = self.best.clone();
+        let focus = self.focus.clone();
         let mut filtered = || {
             loop {
                 let (bytes, payload) = next()?;
                 if shortlex_less(&bytes, &best) {
-                    return Some((bytes, payload));
+                    return Some(match &focus {
+                        Some(splice) => (splice.lift(&bytes), payload),
+                        None => (bytes, payload),
+                    });
                 }
             }
         };
         match self.eval.first_interesting(&mut filtered)? {
             Some((bytes, payload)) => {
+                let bytes = match &self.focus {
+                    Some(splice) => splice.unlift(&bytes).to_vec(),
+                    None => bytes,
+                };
                 self.take(bytes);
                 Ok(Some(payload))
             }
@@ -346,9 +413,21 @@ impl<'o> Driver<'o> {
             &self.best[..],
             "units must cut the current best"
         );
-        let mut config = units.all();
+        self.run_policy_over(units.len(), &|kept| units.render(kept), policy)
+    }
+
+    /// [`Driver::run_policy`] over `n` items of the best that `render` turns into bytes,
+    /// given the ids it keeps (for items that are not a cut into byte ranges, such as the
+    /// files of a tree).
+    pub(crate) fn run_policy_over(
+        &mut self,
+        n: usize,
+        render: &dyn Fn(&IdSet) -> Vec<u8>,
+        policy: &mut Box<dyn Policy>,
+    ) -> Result<IdSet, Stop> {
+        let mut config = IdSet::range(0, n as u32);
         let meter = self.eval.meter();
-        let total = units.len() as u64;
+        let total = n as u64;
         loop {
             let snapshot = (self.jobs() > 1).then(|| policy.clone_box());
             let mut pulled = 0usize;
@@ -361,7 +440,7 @@ impl<'o> Driver<'o> {
                     meter.set(u64::from(delta.first().unwrap_or(0)), total);
                     pulled += 1;
                     let candidate = config_ref.difference(&delta);
-                    Some((units.render(&candidate), (pulled, candidate)))
+                    Some((render(&candidate), (pulled, candidate)))
                 };
                 self.try_candidates(&mut next)?
             };

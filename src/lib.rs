@@ -50,6 +50,7 @@
 
 #![warn(missing_docs)]
 
+mod archive;
 mod bisect;
 mod capture;
 mod certify;
@@ -72,6 +73,7 @@ mod test_command;
 mod tree;
 mod units;
 
+pub use archive::{Archive, ArchiveError, Entry, EntryKind, Splice};
 pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
 pub use command::{
@@ -85,9 +87,10 @@ pub use idset::{IdSet, RankIndex};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
-    DfaPass, Expressions, Gated, Hoist, Hollow, Integers, LengthAware, LowerBytes, Needs,
-    Partition, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
-    SqueezeWhitespace, TopChunks, TreePass, TreeStrategy, UnitPass, is_text, squeeze,
+    DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks,
+    Integers, LengthAware, LowerBytes, Needs, Partition, Round, ShortIntervals, ShortenIdentifiers,
+    ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks, TreePass, TreeStrategy, UnitPass,
+    is_text, squeeze,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,
@@ -100,7 +103,9 @@ pub use run_dir::{
     default_runs_root, fresh_run_path, is_run_dir, list_runs, prune_runs, replay_steps, run_in_use,
 };
 pub use schedule::{Pass, Schedule};
-pub use strategy::{STRATEGIES, Strategy, StrategyInfo, pass_named, passes, schedule_of};
+pub use strategy::{
+    STRATEGIES, Strategy, StrategyInfo, directory_schedule, pass_named, passes, schedule_of,
+};
 pub use test_command::{
     Diagnosis, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand, TestSpec,
     dynamic_timeout, parse_timeout,

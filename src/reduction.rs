@@ -458,6 +458,35 @@ impl<'o> Reduction<'o> {
         })
     }
 
+    /// Certifies one file of a tree (the best is an [`crate::Archive`]; `entry` indexes its
+    /// entries) at `granularity`: each deletion in that file is tested as the whole tree, and
+    /// a `smaller` result is the whole tree. After the first check.
+    pub fn certify_file(
+        &mut self,
+        entry: usize,
+        granularity: Granularity,
+        property: Minimality,
+    ) -> Result<Certificate, Error> {
+        self.check_original()?;
+        let best = self.driver.best_shared();
+        let tree = crate::archive::Archive::decode(&best)
+            .map_err(|e| Error::BadOption(format!("the input is not a directory tree: {e}")))?;
+        let splice = tree
+            .splice(entry)
+            .ok_or_else(|| Error::BadOption(format!("entry {entry} is not a regular file")))?;
+        let units = Units::cut(splice.content(&best), granularity);
+        let lift = |content: &[u8]| splice.lift(content);
+        crate::certify::certify_in(self.driver.evaluator(), &units, property, Some(&lift)).map_err(
+            |stop| match stop {
+                Stop::Oracle(msg) => Error::Oracle(msg),
+                Stop::Budget => {
+                    Error::BadOption("--max-tests ran out before the check ended".into())
+                }
+                _ => Error::Interrupted,
+            },
+        )
+    }
+
     /// Everything measured so far.
     pub fn report(&self) -> Report {
         let mut report = self.driver.report();

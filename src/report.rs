@@ -179,6 +179,8 @@ counters! {
     LengthAwareLayoutsFound = "length_aware.layouts_found", Sum;
     /// Renamings accepted.
     RenameAccepted = "rename.accepted", Sum;
+    /// Files of a tree that `files/each` ran a one-file schedule on.
+    FilesEachFiles = "files.each_files", Sum;
     /// SAT solves of the DFA pass.
     DfaSolves = "dfa.solves", Sum;
     /// Time in the SAT solver.

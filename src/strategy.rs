@@ -24,9 +24,9 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    DfaPass, Expressions, Gated, Hoist, Hollow, Integers, LengthAware, LowerBytes, Needs,
-    Partition, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace,
-    TopChunks, TreePass, TreeStrategy, UnitPass,
+    DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks,
+    Integers, LengthAware, LowerBytes, Needs, Partition, ShortIntervals, ShortenIdentifiers,
+    ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -243,6 +243,28 @@ const PASSES: &[(Make, &str)] = &[
         "lower bytes toward zero",
     ),
     (
+        Make::Fixed(|| Box::new(IndentBlocks)),
+        "delete an indented block (a line and the deeper lines under it), or replace it by its body, dedented",
+    ),
+    (
+        Make::Fixed(|| Box::new(FilesDelete)),
+        "a directory: delete whole files and subdirectories, the largest first, by binary splitting",
+    ),
+    (
+        Make::Fixed(|| Box::new(FilesHoist)),
+        "a directory: a file takes another file's content and the other is deleted (an entry script becomes the module it imports)",
+    ),
+    (
+        Make::Fixed(|| {
+            Box::new(FilesEach::new(|| {
+                Strategy::named("default")
+                    .expect("the default strategy")
+                    .schedule()
+            }))
+        }),
+        "a directory: the default schedule on each file, the largest first, inside the whole tree",
+    ),
+    (
         Make::Units(|g| Box::new(DfaPass::new(g, DfaOptions::default()))),
         "SAT-backed DFA induction over {units}: the whole-word probe, then windows; ends interval-minimal",
     ),
@@ -291,6 +313,33 @@ pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
                 .collect::<Vec<_>>()
                 .join(", "),
         })
+}
+
+/// The schedule for a directory tree: whole files and subdirectories deleted
+/// ([`FilesDelete`]), then each file reduced by a fresh schedule from `per_file`
+/// ([`FilesEach`]), then files moved into another's place ([`FilesHoist`]), to a fixpoint
+/// (deleting again what the files' edits made deletable).
+/// Each file's schedule starts with [`IndentBlocks`] on text: the files of a project are
+/// often indentation-structured source (Python, YAML, make), where line and token deletions
+/// stall on orphaned bodies (notes/dirs.md).
+pub fn directory_schedule(per_file: impl Fn() -> Schedule + 'static) -> Schedule {
+    let per_file = move || {
+        let mut schedule = per_file();
+        if !schedule.names().iter().any(|n| n == "indent/blocks") {
+            schedule
+                .passes
+                .insert(0, Box::new(Gated::new(Box::new(IndentBlocks), Needs::Text)));
+        }
+        schedule
+    };
+    Schedule {
+        passes: vec![
+            Box::new(FilesDelete),
+            Box::new(FilesEach::new(per_file)),
+            Box::new(FilesHoist),
+        ],
+        to_fixpoint: true,
+    }
 }
 
 /// A schedule of the passes called `names`, in that order, repeated to a fixpoint.

@@ -18,10 +18,15 @@
 //! println!("{:?} in {:?}", out.verdict, out.duration);
 //! ```
 //!
+//! With [`TestSpec::tree`] the candidate is a directory tree ([`crate::Archive`]): it is made
+//! under the input's name in that directory, and the tree itself is the working directory and
+//! the last argument (nothing on stdin); files the test creates there go with the directory.
+//!
 //! Limits: Unix only. What a test starts in a session of its own (`setsid`) is stopped when
 //! the test ends on Linux only (see [`crate::command`]). A signal that ends the test counts as exit status 128 + the signal for `expect_exit`, as a
 //! shell reports it.
 
+use crate::archive::Archive;
 use crate::capture::{Scan, StreamRegex, scan};
 use crate::command::{Ended, Process, RunError, run};
 use crate::error::Error;
@@ -231,6 +236,9 @@ pub struct TestSpec {
     /// dynamic timeout grows with it, so a loaded machine does not turn slow tests into
     /// timeouts.
     pub sharing: u32,
+    /// The input is a directory: each candidate is an [`Archive`], made as a directory
+    /// that is the test's working directory and last argument.
+    pub tree: bool,
 }
 
 /// The most candidates kept for `also_interesting`.
@@ -265,6 +273,9 @@ impl TestSpec {
             self.timeout
         )
         .into_bytes();
+        if self.tree {
+            text.extend_from_slice(b"\0tree");
+        }
         for word in &self.argv {
             let path = Path::new(word);
             if path.is_absolute()
@@ -294,6 +305,7 @@ impl TestSpec {
             launcher: Vec::new(),
             also_interesting: None,
             sharing: 1,
+            tree: false,
         }
     }
 
@@ -542,7 +554,7 @@ impl TestCommand {
             process.argv.push(path.into());
         }
         process.cwd = Some(cwd.to_path_buf());
-        process.stdin = spec.input_mode.feeds_stdin().then(|| path.to_path_buf());
+        process.stdin = (spec.input_mode.feeds_stdin() && !spec.tree).then(|| path.to_path_buf());
         let (out_path, err_path) = (capture_dir.join("stdout"), capture_dir.join("stderr"));
         if capture {
             process.stdout = Some(out_path.clone());
@@ -657,13 +669,21 @@ impl TestCommand {
         std::fs::create_dir(&work)
             .map_err(|e| setup(format!("cannot make {}: {e}", work.display())))?;
         let path = work.join(&self.spec.file_name);
-        std::fs::write(&path, candidate).map_err(|e| {
+        let written = if self.spec.tree {
+            Archive::decode(candidate)
+                .map_err(|e| setup(format!("the candidate is not a directory tree: {e}")))?
+                .write_to(&path)
+        } else {
+            std::fs::write(&path, candidate)
+        };
+        written.map_err(|e| {
             setup(format!(
                 "cannot write the candidate to {}: {e}",
                 path.display()
             ))
         })?;
-        let result = self.run_at(&path, &work, root.path(), keep, cancel);
+        let cwd = if self.spec.tree { &path } else { &work };
+        let result = self.run_at(&path, cwd, root.path(), keep, cancel);
         remove_dir(root);
         if let (Ok(outcome), Some((want, dir))) = (&result, &self.spec.also_interesting) {
             let status = outcome.exit_code.or(outcome.signal.map(|s| 128 + s));
@@ -698,6 +718,9 @@ impl TestCommand {
         let abs = std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf());
         let name = self.spec.file_name.clone();
         let dir = abs.parent().unwrap_or(Path::new("/")).to_path_buf();
+        if self.spec.tree {
+            return self.diagnose_tree(&abs);
+        }
         let again = std::fs::read(&abs)
             .map_err(|e| format!("cannot read the input: {e}"))
             .and_then(|bytes| {
@@ -764,6 +787,44 @@ impl TestCommand {
         Diagnosis {
             again,
             beside_input,
+            flaky,
+            reproduce,
+        }
+    }
+}
+
+impl TestCommand {
+    /// [`TestCommand::diagnose`] for a directory: the test already ran in a copy of it, so
+    /// it runs once more that way, and the command that reproduces that run is given.
+    fn diagnose_tree(&self, abs: &Path) -> Diagnosis {
+        let again = Archive::from_dir(abs)
+            .map_err(|e| e.to_string())
+            .and_then(|tree| {
+                self.run_candidate(&tree.encode(), true, &Cancel::never())
+                    .map_err(|e| e.to_string())
+            });
+        let flaky = again.as_ref().is_ok_and(|o| o.verdict.is_interesting());
+        let quote = |w: &str| {
+            shlex::try_quote(w)
+                .map(|q| q.into_owned())
+                .unwrap_or_else(|_| w.to_string())
+        };
+        let name = quote(&self.spec.file_name);
+        let mut words: Vec<String> = (self.spec.launcher.iter())
+            .chain(&self.spec.argv)
+            .map(|w| quote(w))
+            .collect();
+        if self.spec.input_mode.passes_path() {
+            words.push(format!("\"$d\"/{name}"));
+        }
+        let reproduce = format!(
+            "d=$(mktemp -d) && cp -a {} \"$d\"/{name} && cd \"$d\"/{name} && {} < /dev/null; echo \"exit status $?\"",
+            quote(&abs.to_string_lossy()),
+            words.join(" ")
+        );
+        Diagnosis {
+            again,
+            beside_input: Err("the input is a directory, and the test ran in a copy of it".into()),
             flaky,
             reproduce,
         }

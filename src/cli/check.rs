@@ -14,7 +14,11 @@ pub fn run(args: CheckArgs) -> Result<Exit, Fail> {
         message: format!("{}\nmyhill: could not check", f.message),
     };
     if let Some(o) = &args.output {
-        super::files::check_output(o, &args.t.input).map_err(could_not)?;
+        if args.t.input.is_dir() {
+            super::tree_io::check_output(o, &args.t.input).map_err(could_not)?;
+        } else {
+            super::files::check_output(o, &args.t.input).map_err(could_not)?;
+        }
     }
     let session = Session::open(&args.t).map_err(could_not)?;
     let options = session.options(&args.t, None);
@@ -32,6 +36,9 @@ pub fn run(args: CheckArgs) -> Result<Exit, Fail> {
     } else {
         "1-minimal"
     };
+    if session.tree {
+        return check_tree(&args, &session, &mut reduction, property, what).map_err(could_not);
+    }
     let units = Units::cut(&session.original, args.units);
     let cert = reduction
         .certify(args.units, property)
@@ -79,4 +86,64 @@ pub fn run(args: CheckArgs) -> Result<Exit, Fail> {
             Ok(Exit::NotMinimal)
         }
     }
+}
+
+/// `check DIR`: each file of the tree, inside the whole tree; the first file that is not
+/// minimal is named (and with `-o` the smaller tree written), as for one file.
+fn check_tree(
+    args: &CheckArgs,
+    session: &Session,
+    reduction: &mut Reduction,
+    property: Minimality,
+    what: &str,
+) -> Result<Exit, Fail> {
+    let tree = myhill::Archive::decode(&session.original)
+        .map_err(|e| Fail::usage(format!("cannot read the tree: {e}")))?;
+    let input = session.input_path.display();
+    let mut tests = 0;
+    for (i, entry) in tree.entries().iter().enumerate() {
+        let myhill::EntryKind::File(content) = &entry.kind else {
+            continue;
+        };
+        let name = entry.path().display();
+        let units = Units::cut(content, args.units);
+        match reduction.certify_file(i, args.units, property)? {
+            Certificate::Minimal { tests: t, .. } => {
+                tests += t;
+                out::out(format!(
+                    "{input}/{name} is {what} at {} units ({} units): {t} tests",
+                    args.units,
+                    units.len()
+                ));
+            }
+            Certificate::NotMinimal {
+                deleted, smaller, ..
+            } => {
+                let (a, b) = (
+                    units.offset(deleted.0 as u32),
+                    units.offset(deleted.1 as u32),
+                );
+                let shown: String = String::from_utf8_lossy(&content[a..b])
+                    .chars()
+                    .take(60)
+                    .collect();
+                out::out(format!(
+                    "{input}/{name} is not {what} at {} units: deleting units {}..{} (bytes {a}..{b}: {shown:?}) keeps the tree interesting",
+                    args.units, deleted.0, deleted.1
+                ));
+                if let Some(path) = &args.output {
+                    super::tree_io::write_tree(path, &smaller).map_err(|e| {
+                        Fail::usage(format!("cannot write {}: {e}", path.display()))
+                    })?;
+                    out::out(format!("smaller tree written to {}", path.display()));
+                }
+                return Ok(Exit::NotMinimal);
+            }
+        }
+    }
+    out::out(format!(
+        "{input}: every file is {what} at {} units inside the tree ({tests} tests)",
+        args.units
+    ));
+    Ok(Exit::Ok)
 }

@@ -58,6 +58,11 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
             Err(e) => return Err(session.explain(e)),
         }
     };
+    // A tree is measured by the bytes of its files.
+    let size = |bytes: &[u8]| match super::tree_io::sizes(bytes).filter(|_| session.tree) {
+        Some((_, content)) => content,
+        None => bytes.len(),
+    };
     let mut rows = Vec::new();
     let mut interrupted = false;
     for strategy in &strategies {
@@ -68,7 +73,13 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
             Reduction::new(session.original.clone(), &session.oracle, options.clone());
         reduction.reuse_first_check(&first)?;
         let started = Instant::now();
-        let finished = reduction.run(&mut strategy.schedule())?;
+        let mut schedule = if session.tree {
+            let per_file = strategy.clone();
+            myhill::directory_schedule(move || per_file.schedule())
+        } else {
+            strategy.schedule()
+        };
+        let finished = reduction.run(&mut schedule)?;
         let wall = started.elapsed().as_secs_f64();
         drop(reduction);
         let report = &finished.report;
@@ -91,12 +102,14 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
                 Err(_) => None,
             }
         };
-        let one_minimal = (!interrupted && units.len() <= args.check_limit)
+        // A tree's certificates are per file: `myhill check DIR`.
+        let checkable = !interrupted && !session.tree;
+        let one_minimal = (checkable && units.len() <= args.check_limit)
             .then(|| check(Minimality::OneMinimal))
             .flatten();
         let interval_minimal = match one_minimal {
             Some(false) => Some(false),
-            _ if !interrupted && units.len() <= args.interval_limit => {
+            _ if checkable && units.len() <= args.interval_limit => {
                 check(Minimality::IntervalMinimal)
             }
             _ => None,
@@ -105,7 +118,7 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
             strategy: strategy.name().to_string(),
             tests: report.eval.tests_run,
             cache_hits: report.eval.cache_hits,
-            final_bytes: best.len(),
+            final_bytes: size(best),
             one_minimal,
             interval_minimal,
             wall,
@@ -125,7 +138,7 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
                     "strategy": r.strategy,
                     "tests_run": r.tests,
                     "cache_hits": r.cache_hits,
-                    "initial_bytes": session.original.len(),
+                    "initial_bytes": size(&session.original),
                     "final_bytes": r.final_bytes,
                     "one_minimal": r.one_minimal,
                     "interval_minimal": r.interval_minimal,
@@ -163,7 +176,7 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
         }
         out::out(format!(
             "(from {} bytes; minimality at {} units, checked up to {} / {} units; \"-\" = not checked; * = stopped by --max-tests)",
-            session.original.len(),
+            size(&session.original),
             args.check_units,
             args.check_limit,
             args.interval_limit

@@ -14,6 +14,7 @@ mod runs;
 mod session;
 mod stats;
 mod terminal;
+mod tree_io;
 mod ui;
 
 use clap::builder::TypedValueParser as _;

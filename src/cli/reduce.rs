@@ -2,10 +2,11 @@
 
 use super::ReduceArgs;
 use super::exit::{Ended, Exit, Fail};
-use super::files::{keep_original, mode_of, protect_output, resolve_output, write_atomic};
+use super::files::{keep_original, mode_of, protect_output, resolve_output};
 use super::out;
 use super::session::{Extras, Session};
 use super::stats::{self, Record};
+use super::tree_io::{self, Target};
 use super::ui::{Setup, Ui, summary};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
@@ -20,7 +21,7 @@ use std::rc::Rc;
 struct Keeper {
     /// Unknown until the first check passed and the original is safe.
     path: Option<PathBuf>,
-    mode: Option<u32>,
+    target: Target,
     error: Option<String>,
     /// Whether the last write failed, so a failure is said once and a recovery too.
     failing: bool,
@@ -32,7 +33,7 @@ impl Keeper {
     /// Writes `bytes`; returns a line to say at once when writing starts or stops failing.
     fn keep(&mut self, bytes: &[u8]) -> Option<String> {
         let path = self.path.as_ref()?;
-        match write_atomic(path, bytes, self.mode) {
+        match self.target.write(path, bytes) {
             Ok(()) if self.failing => {
                 self.failing = false;
                 Some(format!(
@@ -255,7 +256,7 @@ overlaid! {
 }
 
 /// The passes to run: `--passes`, else the strategy, without those `--skip-pass` names.
-fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
+pub(super) fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
     let mut schedule = match &args.passes {
         Some(names) => myhill::schedule_of(names)?,
         None => Strategy::named(&args.strategy)?
@@ -263,6 +264,9 @@ fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
             .schedule(),
     };
     for name in &args.skip_pass {
+        if tree_io::is_tree_pass(name) && args.t.input.is_dir() {
+            continue;
+        }
         if !schedule.skip(name) {
             return Err(Fail::usage(format!(
                 "--skip-pass {name}: no such pass in this schedule; it has {}",
@@ -278,9 +282,17 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
     let (mut session, run_path, out_path) = open(args, resumed.as_ref())?;
+    if session.tree {
+        schedule = tree_io::tree_schedule(args)?;
+        record.schedule = schedule.names();
+    }
     let identity = session.oracle.spec().identity();
     record.jobs = Some(session.jobs);
     let mode = mode_of(&session.input_path).or_else(|| mode_of(&out_path));
+    let target = Target {
+        tree: session.tree,
+        mode,
+    };
     let options = ReduceOptions {
         cache: !args.no_cache,
         batch: usize::from(args.batch),
@@ -290,6 +302,8 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     // the original, which is what the backup and `-o` start from.
     let original = std::mem::take(&mut session.original);
     let initial_len = original.len();
+    // A tree is counted in files and the bytes they hold.
+    let initial_tree = tree_io::sizes(&original).filter(|_| session.tree);
     let input_key = myhill::content_key(&original);
     let mut reduction = Reduction::new(original, &session.oracle, options);
 
@@ -314,14 +328,15 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         run_dir,
         keeper: Keeper {
             path: None,
-            mode,
+            target,
             error: None,
             failing: false,
             run_best,
         },
         ui: Ui::new(Setup {
             quiet: args.t.quiet,
-            initial: initial_len,
+            initial: initial_tree.map_or(initial_len, |(_, bytes)| bytes),
+            files: initial_tree.map(|(files, _)| files),
             jobs: session.jobs,
             max_tests: args.max_tests,
             first_runs: args.t.first_runs,
@@ -358,7 +373,7 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     };
     watch
         .borrow()
-        .say(session.interesting_line(initial_len, &outcomes));
+        .say(session.interesting_line(reduction.best(), &outcomes));
 
     // Never lose work: keep the original, and put the best so far where the result goes.
     record.report = Some(reduction.report());
@@ -366,7 +381,7 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         args,
         input: &session.input_path,
         out: &out_path,
-        mode,
+        target,
         input_key,
     };
     record.backup = place.keep(&mut watch.borrow_mut(), reduction.best(), &outcomes)?;
@@ -411,7 +426,10 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
             ));
         }
     }
-    finish(args, record, &finished, &out_path, &keeper, mode)
+    if session.tree {
+        record.files = initial_tree.zip(tree_io::sizes(&finished.best));
+    }
+    finish(args, record, &finished, &out_path, &keeper, target)
 }
 
 /// Where the original is kept and the result goes, once the first check passed.
@@ -419,7 +437,7 @@ struct Placing<'a> {
     args: &'a ReduceArgs,
     input: &'a Path,
     out: &'a Path,
-    mode: Option<u32>,
+    target: Target,
     input_key: u128,
 }
 
@@ -440,11 +458,15 @@ impl Placing<'_> {
                 .run_dir
                 .as_ref()
                 .and_then(|r| r.info().backup.clone())
-                .filter(|b| b.is_file());
+                .filter(|b| b.is_file() || (self.target.tree && b.is_dir()));
             let b = match kept {
                 Some(b) => b,
                 None => {
-                    let b = keep_original(self.input, best, self.input_key, self.mode)?;
+                    let b = if self.target.tree {
+                        tree_io::keep_original(self.input, best)?
+                    } else {
+                        keep_original(self.input, best, self.input_key, self.target.mode)?
+                    };
                     watch.say(format!("myhill: the original is kept as {}", b.display()));
                     b
                 }
@@ -465,7 +487,8 @@ impl Placing<'_> {
             _ => Some(best.to_vec()),
         };
         if let Some(bytes) = start_with {
-            write_atomic(self.out, &bytes, self.mode)
+            self.target
+                .write(self.out, &bytes)
                 .map_err(|e| Fail::usage(format!("cannot write {}: {e}", self.out.display())))?;
         }
         if let Some(run) = watch.run_dir.as_mut() {
@@ -521,7 +544,11 @@ fn open(
             best_copy_name(&args.t.input).display()
         )));
     }
-    let out_path = output_path(args, &session, run_path.as_deref())?;
+    let out_path = if session.tree {
+        tree_io::output_path(args, &session.input_path)?
+    } else {
+        output_path(args, &session, run_path.as_deref())?
+    };
     if let Some(r) = &resumed {
         check_untouched(&r.run, args, &out_path)?;
     }
@@ -612,7 +639,7 @@ fn finish(
     finished: &myhill::Finished,
     out_path: &Path,
     keeper: &Keeper,
-    mode: Option<u32>,
+    target: Target,
 ) -> Result<Exit, Fail> {
     let report = &finished.report;
     let mut ended = Ended::of_stop(report.stopped.as_ref());
@@ -621,7 +648,7 @@ fn finish(
         ended = Ended::Trivial;
     }
     if !args.t.quiet {
-        out::err_raw(summary(report, args.verbose));
+        out::err_raw(summary(report, args.verbose, record.files));
         out::err(format!("myhill: result written to {}", out_path.display()));
     }
 
@@ -657,7 +684,7 @@ fn finish(
     if keeper.failing {
         // The last write failed (said at the time): one more try, and say whether the result
         // is safe.
-        write_atomic(out_path, &finished.best, mode).map_err(|e| {
+        target.write(out_path, &finished.best).map_err(|e| {
             Fail::usage(format!(
                 "cannot write the result to {}: {e}; the best result could not be saved",
                 out_path.display()

@@ -13,6 +13,8 @@ pub struct Session {
     pub oracle: TestCommand,
     pub control: Control,
     pub jobs: usize,
+    /// INPUT is a directory: `original` is its tree, encoded ([`myhill::Archive`]).
+    pub tree: bool,
 }
 
 /// Installs the Ctrl-C and SIGTERM handling: the first signal stops cleanly (tests get
@@ -66,8 +68,10 @@ impl Session {
     /// [`Session::open`] with what `reduce` adds.
     pub fn open_with(t: &TestArgs, extras: Extras) -> Result<Session, Fail> {
         let input_path = t.input.clone();
+        let tree = input_path.is_dir();
         let original = match extras.original {
             Some(o) => o,
+            None if tree => super::tree_io::read_tree(&input_path)?,
             None => read_input(&input_path)?,
         };
         let file_name = input_path
@@ -84,6 +88,7 @@ impl Session {
         spec.timeout = t.timeout.map(parse_timeout).transpose()?;
         spec.private_tmpdir = !t.shared_tmpdir;
         spec.also_interesting = extras.also_interesting;
+        spec.tree = tree;
         if let Some(launcher) = &t.launcher {
             spec.set_launcher(launcher)?;
         }
@@ -111,6 +116,7 @@ impl Session {
             oracle: TestCommand::new(spec),
             control,
             jobs,
+            tree,
         })
     }
 
@@ -127,15 +133,18 @@ impl Session {
     }
 
     /// Says the original passed its first check.
-    pub fn interesting_line(&self, bytes: usize, outcomes: &[Outcome]) -> String {
+    pub fn interesting_line(&self, original: &[u8], outcomes: &[Outcome]) -> String {
         let slowest = outcomes
             .iter()
             .map(|o| o.duration)
             .max()
             .unwrap_or_default();
+        let size = match super::tree_io::sizes(original).filter(|_| self.tree) {
+            Some((files, content)) => format!("{files} files, {content} bytes"),
+            None => format!("{} bytes", original.len()),
+        };
         format!(
-            "myhill: the original is interesting ({} bytes, test took {:.2}s; timeout {:.1}s)",
-            bytes,
+            "myhill: the original is interesting ({size}, test took {:.2}s; timeout {:.1}s)",
             slowest.as_secs_f64(),
             self.oracle.timeout().as_secs_f64()
         )

@@ -30,6 +30,8 @@ pub struct Record {
     pub report: Option<Report>,
     /// Why it ended, when the exit code alone does not say.
     pub ended: Option<Ended>,
+    /// For a directory: files and content bytes at the start and at the end.
+    pub files: Option<((usize, usize), (usize, usize))>,
 }
 
 fn path(p: &Option<PathBuf>) -> Value {
@@ -141,8 +143,10 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
         "exit_code": exit.code(),
         "ended": ended.name(),
         "message": message,
-        "initial_bytes": known.then_some(report.initial_bytes),
-        "final_bytes": known.then_some(report.final_bytes),
+        "initial_bytes": record.files.map_or(known.then_some(report.initial_bytes), |f| Some(f.0.1)),
+        "final_bytes": record.files.map_or(known.then_some(report.final_bytes), |f| Some(f.1.1)),
+        "initial_files": record.files.map(|f| f.0.0),
+        "final_files": record.files.map(|f| f.1.0),
         "confirmed": report.confirmed,
         "tests_run": e.tests_run,
         "first_check_runs": report.first_check_runs,

@@ -36,6 +36,8 @@ struct Status {
     test_started: Instant,
     initial: usize,
     current: usize,
+    /// For a directory: files at the start and now (the bytes are then the files' bytes).
+    files: Option<(usize, usize)>,
     tests: u64,
     max_tests: Option<u64>,
     interesting: u64,
@@ -102,6 +104,24 @@ fn fit(fields: &[Field], width: usize) -> String {
 }
 
 impl Status {
+    /// "9 -> 2 files, " for a directory; nothing for a file.
+    fn files_shown(&self) -> String {
+        self.files
+            .map(|(a, b)| format!("{a} -> {b} files, "))
+            .unwrap_or_default()
+    }
+
+    /// Takes the size of a new best: its length, or for a directory its files and their bytes.
+    fn measure(&mut self, bytes: &[u8]) {
+        match (self.files, myhill::Archive::decode(bytes)) {
+            (Some((initial, _)), Ok(tree)) => {
+                self.files = Some((initial, tree.files()));
+                self.current = tree.content_bytes();
+            }
+            _ => self.current = bytes.len(),
+        }
+    }
+
     fn sizes(&self, now: Instant) -> Vec<Field> {
         let elapsed = now.saturating_duration_since(self.started).as_secs_f64();
         let tests = match self.max_tests {
@@ -127,7 +147,12 @@ impl Status {
         };
         let mut fields = vec![
             (
-                format!("{} -> {} bytes{gain}", self.initial, self.current),
+                format!(
+                    "{}{} -> {} bytes{gain}",
+                    self.files_shown(),
+                    self.initial,
+                    self.current
+                ),
                 0,
             ),
             (tests, 0),
@@ -274,6 +299,8 @@ struct Live {
 pub struct Setup {
     pub quiet: bool,
     pub initial: usize,
+    /// For a directory, its files (and `initial` counts their bytes).
+    pub files: Option<usize>,
     pub jobs: usize,
     pub max_tests: Option<u64>,
     pub first_runs: u32,
@@ -300,6 +327,7 @@ impl Ui {
             test_started: now,
             initial: setup.initial,
             current: setup.initial,
+            files: setup.files.map(|f| (f, f)),
             tests: 0,
             max_tests: setup.max_tests,
             interesting: 0,
@@ -372,8 +400,10 @@ impl Ui {
         match event {
             Event::Started { bytes, jobs } => {
                 s.phase = Phase::Reducing;
-                s.initial = *bytes;
-                s.current = *bytes;
+                if s.files.is_none() {
+                    s.initial = *bytes;
+                    s.current = *bytes;
+                }
                 s.jobs = *jobs;
             }
             Event::Tested { stats, .. } => {
@@ -397,14 +427,15 @@ impl Ui {
                 s.progress = None;
             }
             Event::Reduced { bytes, tests, pass } => {
-                s.current = bytes.len();
+                s.measure(bytes);
                 s.tests = s.tests.max(*tests);
                 let now = Instant::now();
                 s.last_improvement = Some(now);
                 if !self.quiet && self.live.is_none() {
                     out::err(format!(
-                        "myhill: [{}] {} -> {} bytes ({:.1}% removed) after {} tests, pass {pass}",
+                        "myhill: [{}] {}{} -> {} bytes ({:.1}% removed) after {} tests, pass {pass}",
                         stamp(now - s.started),
+                        s.files_shown(),
                         s.initial,
                         s.current,
                         percent(s.initial.saturating_sub(s.current) as f64, s.initial as f64),
@@ -413,7 +444,7 @@ impl Ui {
                 }
             }
             Event::RolledBack { bytes } => {
-                s.current = bytes.len();
+                s.measure(bytes);
                 if !self.quiet {
                     let clear = s.clear();
                     out::err_raw(clear);
@@ -458,17 +489,28 @@ fn lock(status: &Mutex<Status>) -> MutexGuard<'_, Status> {
 
 /// The end-of-run summary, for people: the sizes, the tests, and the passes that ran a test
 /// or were skipped; `verbose` adds the others and the passes' counters.
-pub fn summary(report: &Report, verbose: bool) -> String {
+/// For a directory, `files` gives its files and their bytes at the start and at the end.
+pub fn summary(
+    report: &Report,
+    verbose: bool,
+    files: Option<((usize, usize), (usize, usize))>,
+) -> String {
     let mut s = String::new();
-    let removed = report.initial_bytes.saturating_sub(report.final_bytes);
-    let pct = if report.initial_bytes == 0 {
+    let (initial, last) = match files {
+        Some(((_, a), (_, b))) => (a, b),
+        None => (report.initial_bytes, report.final_bytes),
+    };
+    let removed = initial.saturating_sub(last);
+    let pct = if initial == 0 {
         0.0
     } else {
-        100.0 * removed as f64 / report.initial_bytes as f64
+        100.0 * removed as f64 / initial as f64
     };
+    let shown = files
+        .map(|((a, _), (b, _))| format!("{a} -> {b} files, "))
+        .unwrap_or_default();
     s.push_str(&format!(
-        "myhill: {} -> {} bytes ({pct:.1}% removed)\n",
-        report.initial_bytes, report.final_bytes
+        "myhill: {shown}{initial} -> {last} bytes ({pct:.1}% removed)\n"
     ));
     let e = &report.eval;
     s.push_str(&format!(
@@ -580,6 +622,7 @@ mod tests {
             test_started: started,
             initial: 4735,
             current: 2960,
+            files: None,
             tests: 398,
             max_tests: Some(400),
             interesting: 180,

@@ -16,6 +16,9 @@
 //! - [`LowerBytes`]: lowers the bytes of a binary input toward zero.
 //! - [`ShortenLiterals`]: shortens string literals from inside.
 //! - [`Expressions`]: replaces `a OP b` by an operand, and names and calls by `0`.
+//! - [`FilesDelete`], [`FilesEach`]: on a directory tree, whole files deleted, then each file
+//!   reduced by a one-file schedule inside the tree.
+//! - [`IndentBlocks`]: deletes an indented block, or replaces it by its dedented body.
 //! - [`Gated`]: any of them, run only on inputs where it can pay ([`Needs`]).
 //!
 //! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals and Expressions are
@@ -26,9 +29,11 @@
 mod chunks;
 mod dfa;
 mod expressions;
+mod files;
 mod gate;
 mod hoist;
 mod hollow;
+mod indent;
 mod integers;
 mod intervals;
 mod literals;
@@ -46,9 +51,11 @@ mod units;
 pub use chunks::TopChunks;
 pub use dfa::DfaPass;
 pub use expressions::Expressions;
+pub use files::{FilesDelete, FilesEach, FilesHoist};
 pub use gate::{Gated, Needs, is_text};
 pub use hoist::Hoist;
 pub use hollow::Hollow;
+pub use indent::IndentBlocks;
 pub use integers::Integers;
 pub use intervals::ShortIntervals;
 pub use literals::ShortenLiterals;

@@ -1,0 +1,158 @@
+//! Indented blocks: delete a block whole, or replace it by its body, dedented.
+//!
+//! Main type: [`IndentBlocks`], a [`crate::Pass`] (a sweep of `patch.rs`). A block is a line
+//! and the lines after it that are indented deeper (blank lines among them included): a
+//! Python `def`, `class`, `if` or `for` with its body, a YAML key with what it holds, a make
+//! rule with its recipe. Line-wise deletion rarely removes such a block cleanly (the header
+//! alone leaves an orphaned body, an "unexpected indent"; the body alone leaves a header with
+//! nothing under it), and no bracket marks it for the tree passes. Its candidates, largest
+//! first: each block deleted, then each block replaced by its body moved out to the header's
+//! indentation (`def f():\n    return 1/0\n` becomes `return 1/0\n`), the indentation-based
+//! counterpart of hoisting a group. One sweep: at most one test per candidate.
+//!
+//! ```
+//! use myhill::{Driver, EvalOptions, FnOracle, IndentBlocks, Pass};
+//! // Interesting while "1/0" is at the start of a line.
+//! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"1/0") || b.windows(4).any(|w| w == b"\n1/0"));
+//! let input = b"import sys\ndef f(x):\n    y = 2\n    1/0\n\nprint(1)\n".to_vec();
+//! let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+//! IndentBlocks.run(&mut driver).unwrap();
+//! assert_eq!(driver.best(), b"import sys\ny = 2\n1/0\n\nprint(1)\n");
+//! ```
+//!
+//! Limits: spaces and tabs count one column each; a tab-indented body dedented under a
+//! space-indented header may mix them. Lines continued inside brackets are not told apart
+//! from a deeper block.
+
+use super::patch::{Cut, Patch, SweepPass};
+
+/// Deletes and dedents indented blocks; see the module doc.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IndentBlocks;
+
+/// A line: where it starts and ends (past its newline), its indentation, whether blank.
+struct Line {
+    start: usize,
+    end: usize,
+    indent: usize,
+    blank: bool,
+}
+
+fn lines(input: &[u8]) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < input.len() {
+        let end = input[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(input.len(), |i| start + i + 1);
+        let text = &input[start..end];
+        let indent = text
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let blank = text[indent..].iter().all(|b| b.is_ascii_whitespace());
+        out.push(Line {
+            start,
+            end,
+            indent,
+            blank,
+        });
+        start = end;
+    }
+    out
+}
+
+/// The candidates on `input`: deletions of blocks, then dedents, each kind largest first.
+fn candidates(input: &[u8]) -> Vec<Patch> {
+    let lines = lines(input);
+    let mut deletions = Vec::new();
+    let mut dedents = Vec::new();
+    for (h, header) in lines.iter().enumerate() {
+        if header.blank {
+            continue;
+        }
+        // The body: the deeper lines after the header, up to the last non-blank one.
+        let mut last = h;
+        let mut body_indent = usize::MAX;
+        for (k, line) in lines.iter().enumerate().skip(h + 1) {
+            if line.blank {
+                continue;
+            }
+            if line.indent <= header.indent {
+                break;
+            }
+            body_indent = body_indent.min(line.indent);
+            last = k;
+        }
+        if last == h {
+            continue;
+        }
+        let end = lines[last].end;
+        deletions.push(Patch::delete(header.start, end));
+        // Dedent: the header goes, each body line loses what it has beyond the header's
+        // indentation, up to the body's own (deeper lines keep their relative depth).
+        let shift = body_indent - header.indent;
+        let mut cuts = vec![Cut::delete(header.start, header.end)];
+        for line in &lines[h + 1..=last] {
+            if !line.blank {
+                let at = line.start + header.indent;
+                cuts.push(Cut::delete(at, at + shift));
+            }
+        }
+        if let Some(p) = Patch::of(cuts) {
+            dedents.push(p);
+        }
+    }
+    deletions.sort_by_key(|p| std::cmp::Reverse(p.removed()));
+    dedents.sort_by_key(|p| std::cmp::Reverse(p.removed()));
+    deletions.extend(dedents);
+    deletions
+}
+
+impl SweepPass for IndentBlocks {
+    const NAME: &'static str = "indent/blocks";
+
+    fn patches(best: &[u8]) -> Vec<Patch> {
+        candidates(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn applied(input: &[u8], p: &Patch) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for c in p.cuts() {
+            out.extend_from_slice(&input[at..c.start]);
+            out.extend_from_slice(&c.with);
+            at = c.end;
+        }
+        out.extend_from_slice(&input[at..]);
+        out
+    }
+
+    #[test]
+    fn blocks_are_deleted_whole_or_dedented() {
+        let input = b"class A:\n    def f(self):\n        return 1\n\n    x = 2\ny = 3\n";
+        let all: Vec<Vec<u8>> = candidates(input)
+            .iter()
+            .map(|p| applied(input, p))
+            .collect();
+        // Deletions first: the class, then the method.
+        assert_eq!(all[0], b"y = 3\n");
+        assert_eq!(all[1], b"class A:\n\n    x = 2\ny = 3\n");
+        // Then dedents: the class's body out one level, the method's body under the class.
+        assert_eq!(all[2], b"def f(self):\n    return 1\n\nx = 2\ny = 3\n");
+        assert_eq!(all[3], b"class A:\n    return 1\n\n    x = 2\ny = 3\n");
+        assert_eq!(all.len(), 4);
+    }
+
+    #[test]
+    fn flat_text_has_no_blocks() {
+        assert!(candidates(b"a\nb\n\nc").is_empty());
+        assert!(candidates(b"").is_empty());
+    }
+}

@@ -1,0 +1,214 @@
+//! Reducing a directory: the tree is kept whole (links, empty directories, modes), the original
+//! stays as DIR.orig, `-o` may not land in DIR, Ctrl-C keeps the best tree, and `--jobs` does
+//! not change the result.
+
+mod common;
+
+use common::{Case, json, signal, stderr, wait_for};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Stdio;
+
+/// Every path under `root` with what it is: `d` a directory, `l -> target` a link, or the
+/// file's mode and content.
+fn listing(root: &Path) -> Vec<String> {
+    fn walk(root: &Path, rel: &Path, out: &mut Vec<String>) {
+        let mut names: Vec<_> = std::fs::read_dir(root.join(rel))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        for name in names {
+            let rel = rel.join(&name);
+            let path = root.join(&rel);
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let shown = rel.display();
+            if meta.is_dir() {
+                out.push(format!("{shown}/"));
+                walk(root, &rel, out);
+            } else if meta.file_type().is_symlink() {
+                out.push(format!(
+                    "{shown} -> {}",
+                    std::fs::read_link(&path).unwrap().display()
+                ));
+            } else {
+                let content = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+                out.push(format!(
+                    "{shown} {:o} {content:?}",
+                    meta.permissions().mode() & 0o777
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, Path::new(""), &mut out);
+    out
+}
+
+/// A project: a script that needs `lib/needed.txt` to hold "KEY", a link and an empty
+/// directory the test checks for, and files nobody needs.
+fn project(case: &Case) {
+    let dir = case.path("proj");
+    std::fs::create_dir_all(dir.join("lib/deep")).unwrap();
+    std::fs::create_dir_all(dir.join("docs")).unwrap();
+    std::fs::create_dir_all(dir.join("cache")).unwrap();
+    std::fs::write(
+        dir.join("run.sh"),
+        "#!/bin/sh\ngrep -q KEY lib/needed.txt\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(dir.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(
+        dir.join("lib/needed.txt"),
+        "first line\nthe KEY is here\nlast line\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("lib/deep/unused.txt"), "x".repeat(300)).unwrap();
+    std::fs::write(dir.join("docs/README"), "words ".repeat(50)).unwrap();
+    std::os::unix::fs::symlink("lib/needed.txt", dir.join("link")).unwrap();
+    // The test: in the candidate (its working directory, also its last argument), the script
+    // must pass, the link must point where it did, and the empty directory must be there.
+    case.script(
+        "t.sh",
+        r#"[ "$(pwd)" = "$(cd "$1" && pwd)" ] || exit 3
+touch made-by-the-test
+[ -d cache ] && [ -z "$(ls -A cache)" ] || exit 1
+[ "$(readlink link)" = lib/needed.txt ] || exit 1
+[ -x run.sh ] && grep -q KEY lib/needed.txt"#,
+    );
+}
+
+#[test]
+fn a_tree_keeps_its_link_its_empty_directory_and_its_modes() {
+    let case = Case::new();
+    project(&case);
+    let before = listing(&case.path("proj"));
+    let out = case.run(&[
+        "reduce",
+        "-j",
+        "1",
+        "--stats-json",
+        "stats.json",
+        "./t.sh",
+        "proj",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(
+        listing(&case.path("proj.orig")),
+        before,
+        "the original is kept"
+    );
+    let after = listing(&case.path("proj"));
+    assert_eq!(
+        after,
+        [
+            "cache/",
+            "lib/",
+            "lib/needed.txt 644 \"KEY\"",
+            "link -> lib/needed.txt",
+            "run.sh 755 \"\"",
+        ],
+        "{err}"
+    );
+    assert!(err.contains("files"), "{err}");
+    let stats = json(&case.path("stats.json"));
+    assert_eq!(stats["initial_files"], 4);
+    assert_eq!(stats["final_files"], 2);
+    assert_eq!(stats["final_bytes"], 3);
+    // Nothing else beside the input: no temporary tree left behind.
+    let mut entries = case.entries();
+    entries.retain(|e| e != "tmp");
+    assert_eq!(entries, ["proj", "proj.orig", "stats.json", "t.sh"]);
+    assert!(
+        case.temp_leftovers().is_empty(),
+        "{:?}",
+        case.temp_leftovers()
+    );
+}
+
+#[test]
+fn output_inside_the_input_directory_is_refused_before_any_test() {
+    let case = Case::new();
+    project(&case);
+    let ran = case.path("ran");
+    case.script("t2.sh", &format!("touch {}; exit 0", ran.display()));
+    for o in ["proj", "proj/out", "proj/lib", ".", "proj/../proj"] {
+        let out = case.run(&["reduce", "./t2.sh", "proj", "-o", o]);
+        assert_eq!(out.status.code(), Some(2), "-o {o}: {}", stderr(&out));
+        assert!(stderr(&out).contains("-o"), "{}", stderr(&out));
+    }
+    assert!(!ran.exists(), "a test ran before -o was refused");
+    // A fresh path outside is fine, and the input is left alone.
+    let before = listing(&case.path("proj"));
+    let out = case.run(&["reduce", "-j", "1", "./t.sh", "proj", "-o", "small"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(listing(&case.path("proj")), before);
+    assert!(!case.path("proj.orig").exists());
+    assert_eq!(listing(&case.path("small")).len(), 5);
+}
+
+#[test]
+fn one_job_and_two_give_the_same_tree() {
+    let mut results = Vec::new();
+    for jobs in ["1", "2"] {
+        let case = Case::new();
+        project(&case);
+        let out = case.run(&[
+            "reduce",
+            "-j",
+            jobs,
+            "--stats-json",
+            "s.json",
+            "./t.sh",
+            "proj",
+            "-o",
+            "out",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let tests = json(&case.path("s.json"))["tests_run"].clone();
+        results.push((listing(&case.path("out")), tests));
+    }
+    assert_eq!(results[0], results[1]);
+}
+
+#[test]
+fn ctrl_c_during_a_tree_reduction_keeps_the_best_tree() {
+    let case = Case::new();
+    project(&case);
+    let (seen, slow) = (case.path("seen"), case.path("slow"));
+    // The first interesting tree without docs passes at once (and becomes the best); every
+    // later one waits for the interruption.
+    case.script(
+        "slow.sh",
+        &format!(
+            r#"if [ ! -e docs ] && [ -x run.sh ] && grep -q KEY lib/needed.txt; then
+  if [ -e {seen} ]; then touch {slow}; sleep 30; fi
+  touch {seen}; exit 0
+fi
+[ -x run.sh ] && grep -q KEY lib/needed.txt"#,
+            seen = seen.display(),
+            slow = slow.display()
+        ),
+    );
+    let child = case
+        .command(&["reduce", "-j", "1", "./slow.sh", "proj"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    assert!(wait_for(&slow, 60), "the reduction never got that far");
+    signal(&child, libc::SIGINT);
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    let after = listing(&case.path("proj"));
+    assert!(after.iter().all(|e| !e.starts_with("docs")), "{after:?}");
+    assert!(
+        after.iter().any(|e| e.starts_with("lib/needed.txt")),
+        "{after:?}"
+    );
+    assert!(case.path("proj.orig/docs/README").exists());
+    let mut entries = case.entries();
+    entries.retain(|e| e != "tmp" && e != "slow" && e != "seen");
+    assert_eq!(entries, ["proj", "proj.orig", "slow.sh", "t.sh"], "{err}");
+}
