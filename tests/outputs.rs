@@ -110,3 +110,25 @@ fn a_failed_write_of_the_best_is_said_at_once_and_tried_again() {
     assert_eq!(text.matches("warning: cannot write").count(), 1, "{text}");
     assert_eq!(trimmed(&case.read("sub/out.txt")), "line 37");
 }
+
+#[test]
+fn a_temporary_left_by_a_killed_run_is_removed_and_nothing_else() {
+    let case = lines_case();
+    // A writer killed mid-write (no such process: pids stay below 2^22), the user's own file
+    // of a similar name, and a temporary of a process that is alive (this test).
+    let stale = ".myhill-999999999-Ab12Cd.tmp";
+    let users = ".myhill-notes.tmp";
+    let alive = format!(".myhill-{}-Xy34Zw.tmp", std::process::id());
+    for name in [stale, users, alive.as_str()] {
+        case.file(name, b"partial\n");
+    }
+    let out = case.run(&["reduce", "-o", "small.txt", "./t.sh", "in.txt"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !case.path(stale).exists(),
+        "the dead writer's temporary is left"
+    );
+    assert_eq!(case.read(users), b"partial\n");
+    assert_eq!(case.read(&alive), b"partial\n");
+    assert_eq!(trimmed(&case.read("small.txt")), "line 37");
+}

@@ -227,15 +227,46 @@ pub fn make_backup(input: &Path, bytes: &[u8], mode: Option<u32>) -> Result<Path
     unreachable!("backup names are unbounded")
 }
 
+/// Temporary files of atomic writes are named `.myhill-PID-XXXX.tmp`, so that a later run can
+/// tell its own leftovers (from a process killed mid-write) from the user's files.
+const TEMP_PREFIX: &str = ".myhill-";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// Removes, from `dir`, the temporary files of atomic writes whose writer is no longer alive
+/// (a SIGKILL between creating the temporary and renaming it leaves one behind). Only regular
+/// files named by `temp_with` are touched; a file whose process still runs is left alone.
+pub fn remove_stale_temps(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(pid) = name
+            .strip_prefix(TEMP_PREFIX)
+            .filter(|rest| rest.ends_with(TEMP_SUFFIX))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        if regular && pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 fn temp_with(
     bytes: &[u8],
     dir: &Path,
     mode: Option<u32>,
 ) -> std::io::Result<tempfile::NamedTempFile> {
     use std::io::Write;
+    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
     let mut tmp = tempfile::Builder::new()
-        .prefix(".myhill-")
-        .suffix(".tmp")
+        .prefix(&prefix)
+        .suffix(TEMP_SUFFIX)
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;

@@ -2,7 +2,7 @@
 
 use super::ReduceArgs;
 use super::exit::{Ended, Exit, Fail};
-use super::files::{keep_original, mode_of, protect_output, resolve_output};
+use super::files::{keep_original, mode_of, protect_output, remove_stale_temps, resolve_output};
 use super::out;
 use super::session::{Extras, Session};
 use super::stats::{self, Record};
@@ -282,6 +282,14 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
     let (mut session, run_path, out_path) = open(args, resumed.as_ref())?;
+    // A run killed mid-write (SIGKILL) leaves its temporary beside the output or the backup.
+    for dir in [&out_path, &session.input_path] {
+        remove_stale_temps(
+            dir.parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new(".")),
+        );
+    }
     if session.tree {
         schedule = tree_io::tree_schedule(args)?;
         record.schedule = schedule.names();
