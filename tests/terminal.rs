@@ -87,6 +87,11 @@ impl Drop for Tmux {
 /// enough on smaller inputs (0.4 s, so a pass lasts seconds); the command line that runs
 /// myhill on it in the pane, and the input's size.
 fn slow_case(case: &Case, options: &str) -> (String, usize) {
+    slow_case_at(case, options, "0.4")
+}
+
+/// `slow_case` with the smaller inputs' test lasting `quick` seconds.
+fn slow_case_at(case: &Case, options: &str, quick: &str) -> (String, usize) {
     let mut input = String::new();
     for i in 0..60 {
         input.push_str(&format!("int v{i} = {i};\n"));
@@ -97,7 +102,9 @@ fn slow_case(case: &Case, options: &str) -> (String, usize) {
     case.file("in.c", input.as_bytes());
     case.script(
         "slow.sh",
-        "if [ $(wc -l < \"$1\") -gt 50 ]; then sleep 1; else sleep 0.4; fi\ngrep -q BUG \"$1\"",
+        &format!(
+            "if [ $(wc -l < \"$1\") -gt 50 ]; then sleep 1; else sleep {quick}; fi\ngrep -q BUG \"$1\""
+        ),
     );
     let command = format!(
         "cd {} && TMPDIR={} XDG_STATE_HOME={} {} reduce {options} ./slow.sh in.c; echo \"exit=$?\"; sleep 600",
@@ -204,7 +211,8 @@ fn at_200_columns_the_status_is_one_line_and_ctrl_c_gives_the_terminal_back() {
 #[test]
 fn a_resized_terminal_keeps_one_status_and_the_first_check_claims_nothing() {
     let case = Case::new();
-    let (command, _) = slow_case(&case, "-j 2 --passes ddmin/lines");
+    // The five resizes take about 4 s: a test of 1.5 s keeps the pass running through them.
+    let (command, _) = slow_case_at(&case, "-j 2 --passes ddmin/lines", "1.5");
     let Some(tmux) = Tmux::start("resize", 200, &command) else {
         return;
     };
