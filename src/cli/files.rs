@@ -146,7 +146,7 @@ pub fn protect_output(
     Ok(())
 }
 
-fn parent_dir(path: &Path) -> &Path {
+pub(super) fn parent_dir(path: &Path) -> &Path {
     path.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."))

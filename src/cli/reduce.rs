@@ -2,7 +2,9 @@
 
 use super::ReduceArgs;
 use super::exit::{Ended, Exit, Fail};
-use super::files::{keep_original, mode_of, protect_output, remove_stale_temps, resolve_output};
+use super::files::{
+    keep_original, mode_of, parent_dir, protect_output, remove_stale_temps, resolve_output,
+};
 use super::out;
 use super::session::{Extras, Session};
 use super::stats::{self, Record};
@@ -283,12 +285,8 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     record.schedule = schedule.names();
     let (mut session, run_path, out_path) = open(args, resumed.as_ref())?;
     // A run killed mid-write (SIGKILL) leaves its temporary beside the output or the backup.
-    for dir in [&out_path, &session.input_path] {
-        remove_stale_temps(
-            dir.parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new(".")),
-        );
+    for path in [&out_path, &session.input_path] {
+        remove_stale_temps(parent_dir(path));
     }
     if session.tree {
         schedule = tree_io::tree_schedule(args)?;

@@ -157,25 +157,14 @@ impl<'o> Evaluator<'o> {
                 let Some((k, speculative)) = window.running(done.seq) else {
                     continue;
                 };
-                match done.result {
-                    Ok(outcome) => {
-                        let (key, size) = (window.pending[k].key, window.pending[k].bytes.len());
-                        self.ran(key, size, &outcome, done.runs);
-                        let known = Known::ran(outcome.verdict, done.runs, speculative);
-                        window.pending[k].state = State::Known(known);
+                if let Err(e) = self.settle(&mut window, k, speculative, done) {
+                    let stop = Self::error(e);
+                    if stop == Stop::Interrupted {
+                        self.close(&mut window, &mut pool)?;
+                    } else {
+                        let _ = self.close(&mut window, &mut pool);
                     }
-                    Err(e) => {
-                        self.stats.oracle_runs += done.runs;
-                        self.stats.speculative_wasted += u64::from(speculative);
-                        window.pending[k].state = State::Queued;
-                        let stop = Self::error(e);
-                        if stop == Stop::Interrupted {
-                            self.close(&mut window, &mut pool)?;
-                        } else {
-                            let _ = self.close(&mut window, &mut pool);
-                        }
-                        return Err(stop);
-                    }
+                    return Err(stop);
                 }
             }
         })
@@ -297,6 +286,32 @@ impl<'o> Evaluator<'o> {
         }
     }
 
+    /// Records how the run of pending candidate `k` ended: its verdict, or, when the test could
+    /// not give one, its cost and its place back in the queue; the error is the caller's to judge.
+    fn settle<T>(
+        &mut self,
+        window: &mut Window<T>,
+        k: usize,
+        speculative: bool,
+        done: Done,
+    ) -> Result<(), OracleError> {
+        match done.result {
+            Ok(outcome) => {
+                let (key, size) = (window.pending[k].key, window.pending[k].bytes.len());
+                self.ran(key, size, &outcome, done.runs);
+                let known = Known::ran(outcome.verdict, done.runs, speculative);
+                window.pending[k].state = State::Known(known);
+                Ok(())
+            }
+            Err(e) => {
+                self.stats.oracle_runs += done.runs;
+                self.stats.speculative_wasted += u64::from(speculative);
+                window.pending[k].state = State::Queued;
+                Err(e)
+            }
+        }
+    }
+
     /// Ends a call: cancels what still runs (or, draining a batch, lets it finish), waits for
     /// it, and keeps what completed apart from the cache.
     fn close<T>(&mut self, window: &mut Window<T>, pool: &mut Pool) -> Result<(), Stop> {
@@ -322,21 +337,8 @@ impl<'o> Evaluator<'o> {
                 self.stats.oracle_runs += done.runs;
                 continue;
             };
-            let (key, size) = (window.pending[k].key, window.pending[k].bytes.len());
-            match done.result {
-                Ok(outcome) => {
-                    self.ran(key, size, &outcome, done.runs);
-                    let known = Known::ran(outcome.verdict, done.runs, speculative);
-                    window.pending[k].state = State::Known(known);
-                }
-                Err(e) => {
-                    self.stats.oracle_runs += done.runs;
-                    self.stats.speculative_wasted += u64::from(speculative);
-                    window.pending[k].state = State::Queued;
-                    if let e @ OracleError::Setup(_) = e {
-                        error = Some(Self::error(e));
-                    }
-                }
+            if let Err(e @ OracleError::Setup(_)) = self.settle(window, k, speculative, done) {
+                error = Some(Self::error(e));
             }
         }
         // Verdicts decided behind the winner were not needed here.
