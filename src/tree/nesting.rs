@@ -100,6 +100,9 @@ pub struct Nesting {
     sequences: Vec<Vec<(usize, usize)>>,
 }
 
+/// The byte ranges of a sequence's elements, in order.
+type Sequence = Vec<(usize, usize)>;
+
 /// An opening and a closing delimiter's bytes, and what they are.
 type Pair = ((usize, usize), (usize, usize), Delim);
 
@@ -259,7 +262,7 @@ fn groups_and_sequences(
     input: &[u8],
     lexemes: &[Lexeme],
     partner: &[Option<usize>],
-) -> (Vec<Group>, usize, Vec<Vec<(usize, usize)>>) {
+) -> (Vec<Group>, usize, Vec<Sequence>) {
     let tags = tags(input, lexemes);
     // Pairs of delimiters, not yet checked for crossing.
     let mut pairs: Vec<Pair> = Vec::new();
