@@ -24,7 +24,8 @@
 //! let n = Nesting::new(b"<a><b>(x)</b></a>");
 //! assert_eq!(n.groups().len(), 3);
 //! assert!(n.is_structured());
-//! assert_eq!(n.inferred().unwrap().units.len(), 12);
+//! // The tree knows no tags: every lexeme is a unit of its own, `(x)` its one group.
+//! assert_eq!(n.inferred().unwrap().units.len(), 17);
 //! ```
 //!
 //! Limits: the two views differ on markup. The groups read tags by shape (`<` then a name,
