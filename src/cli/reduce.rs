@@ -6,15 +6,14 @@ use super::files::{
     keep_original, mode_of, parent_dir, protect_output, remove_stale_temps, resolve_output,
 };
 use super::out;
+use super::plan;
 use super::session::{Extras, Session};
 use super::stats::{self, Record};
 use super::tree_io::{self, Target};
 use super::ui::{Setup, Ui, summary};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
-use myhill::{
-    Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop, Strategy,
-};
+use myhill::{Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -284,28 +283,6 @@ overlaid! {
     "verbose" => verbose;
 }
 
-/// The passes to run: `--passes`, else the strategy, without those `--skip-pass` names.
-pub(super) fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
-    let mut schedule = match &args.passes {
-        Some(names) => myhill::schedule_of(names)?,
-        None => Strategy::named(&args.strategy)?
-            .with_units(args.units)
-            .schedule(),
-    };
-    for name in &args.skip_pass {
-        if tree_io::is_tree_pass(name) && args.t.input.is_dir() {
-            continue;
-        }
-        if !schedule.skip(name) {
-            return Err(Fail::usage(format!(
-                "--skip-pass {name}: no such pass in this schedule; it has {}",
-                schedule.names().join(", ")
-            )));
-        }
-    }
-    Ok(schedule)
-}
-
 /// The schedule the run follows (a directory's own for a tree) and the run opened: its session,
 /// run directory path and output, with stale temporaries of a killed run removed.
 fn prepare(
@@ -313,7 +290,7 @@ fn prepare(
     resumed: Option<&Resumed>,
     record: &mut Record,
 ) -> Result<(myhill::Schedule, Session, Option<PathBuf>, PathBuf), Fail> {
-    let mut schedule = schedule(args)?;
+    let mut schedule = plan::schedule(args)?;
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
     let (session, run_path, out_path) = open(args, resumed)?;
@@ -322,7 +299,7 @@ fn prepare(
         remove_stale_temps(parent_dir(path));
     }
     if session.tree {
-        schedule = tree_io::tree_schedule(args)?;
+        schedule = plan::tree_schedule(args)?;
         record.schedule = schedule.names();
     }
     Ok((schedule, session, run_path, out_path))
