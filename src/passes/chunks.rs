@@ -424,7 +424,13 @@ fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
 /// (`namespace a __attribute__((..)) {`) and initializers after `=` are not bodies.
 fn bodies(input: &[u8]) -> Vec<Form> {
     const QUALIFIERS: &[&[u8]] = &[
-        b"const", b"volatile", b"noexcept", b"override", b"final", b"mutable", b"throw",
+        b"const",
+        b"volatile",
+        b"noexcept",
+        b"override",
+        b"final",
+        b"mutable",
+        b"throw",
     ];
     // Words after which a body is not emptied (`auto` only without a `->` return type).
     const COMPUTED: &[&[u8]] = &[b"constexpr", b"consteval", b"auto"];
@@ -452,7 +458,8 @@ fn bodies(input: &[u8]) -> Vec<Form> {
             skip_to = None;
             // The group's closing bracket.
             if input[l.start] == b'}' {
-                (after_paren, arrow, excluded, deduced, namespace) = (false, false, false, false, false);
+                (after_paren, arrow, excluded, deduced, namespace) =
+                    (false, false, false, false, false);
             } else {
                 after_paren = input[l.start] == b')';
             }
@@ -468,9 +475,12 @@ fn bodies(input: &[u8]) -> Vec<Form> {
             // A lambda assigned: `= [..](..) {..}`.
             excluded |= input[l.start] == b'[' && last_punct == Some(b'=');
             let body = brace && (after_paren || arrow) && !namespace;
-            if body && !excluded && !(deduced && !arrow) {
+            if body && !excluded && (arrow || !deduced) {
                 let inside = (l.end, close);
-                if input[inside.0..inside.1].iter().any(|&b| !crate::lex::is_space(b)) {
+                if input[inside.0..inside.1]
+                    .iter()
+                    .any(|&b| !crate::lex::is_space(b))
+                {
                     out.push(Form {
                         start: inside.0 as u32,
                         end: inside.1 as u32,
@@ -482,7 +492,8 @@ fn bodies(input: &[u8]) -> Vec<Form> {
             if brace && !body {
                 // A class, namespace or initializer: its contents are read as a level of
                 // their own (bodies of member functions are inside).
-                (after_paren, arrow, excluded, deduced, namespace) = (false, false, false, false, false);
+                (after_paren, arrow, excluded, deduced, namespace) =
+                    (false, false, false, false, false);
                 last_punct = Some(b'{');
                 continue;
             }
@@ -493,7 +504,8 @@ fn bodies(input: &[u8]) -> Vec<Form> {
         }
         match l.class {
             Class::Punct(b';') | Class::Punct(b'}') | Class::Punct(b'{') => {
-                (after_paren, arrow, excluded, deduced, namespace) = (false, false, false, false, false);
+                (after_paren, arrow, excluded, deduced, namespace) =
+                    (false, false, false, false, false);
             }
             Class::Punct(b'>') if last_punct == Some(b'-') => arrow = true,
             Class::Punct(b'&') if after_paren => {}
@@ -783,7 +795,11 @@ int main(int argc, char **argv)
             .collect();
         assert_eq!(String::from_utf8_lossy(driver.best()), expect);
         // One needed body among 256: about two tests per halving.
-        assert!(driver.report().eval.tests_run <= 2 * 9 + 1, "{}", driver.report().eval.tests_run);
+        assert!(
+            driver.report().eval.tests_run <= 2 * 9 + 1,
+            "{}",
+            driver.report().eval.tests_run
+        );
     }
 
     #[test]
