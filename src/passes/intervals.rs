@@ -25,6 +25,7 @@
 //! [`ShortIntervals::MAX_TOKENS`] tokens.
 
 use super::patch::{Patch, SweepPass};
+use crate::driver::Driver;
 use crate::lex::{Class, lex};
 
 /// Deletes short runs of tokens; see the module doc.
@@ -104,8 +105,8 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for ShortIntervals {
     const NAME: &'static str = "intervals/tokens";
 
-    fn patches(best: &[u8]) -> Vec<Patch> {
-        candidates(best)
+    fn patches(driver: &Driver) -> Vec<Patch> {
+        candidates(driver.best())
     }
 }
 
