@@ -214,22 +214,7 @@ impl<'o> Driver<'o> {
                 let lift = |content: &[u8]| splice.lift(content);
                 let found = certify_in(&mut self.eval, units, property, Some(&lift))?;
                 // A deletion found is handed back as the file's content, like the best.
-                Ok(match found {
-                    Certificate::NotMinimal {
-                        deleted,
-                        smaller,
-                        tests,
-                        distinct,
-                        saved,
-                    } => Certificate::NotMinimal {
-                        deleted,
-                        smaller: splice.unlift(&smaller).to_vec(),
-                        tests,
-                        distinct,
-                        saved,
-                    },
-                    minimal => minimal,
-                })
+                Ok(found.map_smaller(|smaller| splice.unlift(&smaller).to_vec()))
             }
             None => certify_in(&mut self.eval, units, property, None),
         }

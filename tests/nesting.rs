@@ -24,7 +24,8 @@ fn builds(driver: &Driver) -> u64 {
 
 #[test]
 fn a_round_on_one_best_builds_its_nesting_once() {
-    // Nothing is interesting: every pass and gate reads the same best.
+    // Nothing is interesting: every pass reads the same best. Six read the nesting (before,
+    // each built its own); intervals and integers lex for themselves.
     let oracle = FnOracle::new(|_: &[u8]| false);
     let mut driver = Driver::new(PROGRAM.into(), &oracle, EvalOptions::default());
     let readers = [
