@@ -63,6 +63,29 @@ pub enum Certificate {
     },
 }
 
+impl Certificate {
+    /// The same certificate with a deletion's `smaller` input passed through `f` (for a check
+    /// made in a wider input, handed back in the caller's terms).
+    pub fn map_smaller(self, f: impl FnOnce(Vec<u8>) -> Vec<u8>) -> Certificate {
+        match self {
+            Certificate::NotMinimal {
+                deleted,
+                smaller,
+                tests,
+                distinct,
+                saved,
+            } => Certificate::NotMinimal {
+                deleted,
+                smaller: f(smaller),
+                tests,
+                distinct,
+                saved,
+            },
+            minimal => minimal,
+        }
+    }
+}
+
 const MOD: u64 = (1 << 61) - 1;
 
 fn mul(a: u64, b: u64) -> u64 {

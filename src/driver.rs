@@ -8,7 +8,8 @@
 //! batch whole gets a [`Witness`] per interesting candidate from [`Driver::test_batch`] and
 //! hands the one it chose to [`Driver::accept`]; it can read [`Driver::cached`] verdicts, ask
 //! for a [`Driver::certify`] and count typed [`crate::Counter`]s, but never reaches the
-//! evaluator or the oracle. A [`crate::Reduction`] owns a driver for the whole lifecycle of a
+//! evaluator or the oracle. Passes that read the best's nesting share one [`Driver::nesting`],
+//! built once per best. A [`crate::Reduction`] owns a driver for the whole lifecycle of a
 //! run; used alone, a driver is the seeds' bare loop.
 //!
 //! ```
@@ -32,7 +33,9 @@ use crate::idset::IdSet;
 use crate::oracle::{Oracle, Verdict};
 use crate::policy::Policy;
 use crate::report::{Counter, Event, Figure, Fold, PassStats, Report, Stop};
+use crate::tree::Nesting;
 use crate::units::Units;
+use std::cell::{Cell, OnceCell};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -41,7 +44,12 @@ use std::time::{Duration, Instant};
 pub struct Driver<'o> {
     eval: Evaluator<'o>,
     /// Shared with the reduction's last confirmed result and with unit cuts, not copied.
+    /// Changed only through [`Driver::set_best`].
     best: Arc<Vec<u8>>,
+    /// The best's nesting, once a pass asked for it; emptied whenever the best changes.
+    nesting: OnceCell<Arc<Nesting>>,
+    /// How many times a nesting was built.
+    nesting_builds: Cell<u64>,
     initial_len: usize,
     passes: Vec<PassStats>,
     /// The pass being run, with when it started and the test counters at its start.
@@ -100,6 +108,8 @@ impl<'o> Driver<'o> {
             trace: vec![(0, input.len())],
             trace_times: vec![Duration::ZERO],
             best: Arc::new(input),
+            nesting: OnceCell::new(),
+            nesting_builds: Cell::new(0),
             passes: Vec::new(),
             current: None,
             started: Instant::now(),
@@ -154,6 +164,23 @@ impl<'o> Driver<'o> {
         self.best.clone()
     }
 
+    /// The nesting of the best: built on the first call after the best changed, then the same
+    /// one for every pass that asks until the best changes again.
+    pub fn nesting(&self) -> Arc<Nesting> {
+        self.nesting
+            .get_or_init(|| {
+                self.nesting_builds.set(self.nesting_builds.get() + 1);
+                Arc::new(Nesting::of(self.best.clone()))
+            })
+            .clone()
+    }
+
+    /// The one way the best changes: its nesting goes with it.
+    fn set_best(&mut self, best: Arc<Vec<u8>>) {
+        self.best = best;
+        self.nesting = OnceCell::new();
+    }
+
     /// The evaluation path, for the [`crate::Reduction`] that owns this driver (its first
     /// check, re-runs, store and events). Passes never see it: they get the methods below.
     pub(crate) fn evaluator(&mut self) -> &mut Evaluator<'o> {
@@ -187,22 +214,7 @@ impl<'o> Driver<'o> {
                 let lift = |content: &[u8]| splice.lift(content);
                 let found = certify_in(&mut self.eval, units, property, Some(&lift))?;
                 // A deletion found is handed back as the file's content, like the best.
-                Ok(match found {
-                    Certificate::NotMinimal {
-                        deleted,
-                        smaller,
-                        tests,
-                        distinct,
-                        saved,
-                    } => Certificate::NotMinimal {
-                        deleted,
-                        smaller: splice.unlift(&smaller).to_vec(),
-                        tests,
-                        distinct,
-                        saved,
-                    },
-                    minimal => minimal,
-                })
+                Ok(found.map_smaller(|smaller| splice.unlift(&smaller).to_vec()))
             }
             None => certify_in(&mut self.eval, units, property, None),
         }
@@ -316,7 +328,7 @@ impl<'o> Driver<'o> {
     fn take(&mut self, bytes: Vec<u8>) {
         debug_assert!(shortlex_less(&bytes, &self.best));
         let removed = self.best.len().saturating_sub(bytes.len()) as u64;
-        self.best = Arc::new(bytes);
+        self.set_best(Arc::new(bytes));
         let name = self.current_name();
         if let Some((i, ..)) = self.current {
             self.passes[i].successes += 1;
@@ -344,20 +356,22 @@ impl<'o> Driver<'o> {
             self.focus.is_none(),
             "a driver focuses on one file at a time"
         );
-        self.best = Arc::new(splice.content(&self.best).to_vec());
+        let content = splice.content(&self.best).to_vec();
+        self.set_best(Arc::new(content));
         self.focus = Some(splice);
     }
 
     /// Widens the best back to the whole tree after [`Driver::focus`].
     pub(crate) fn unfocus(&mut self) {
         if let Some(splice) = self.focus.take() {
-            self.best = Arc::new(splice.lift(&self.best));
+            let whole = splice.lift(&self.best);
+            self.set_best(Arc::new(whole));
         }
     }
 
     /// Puts back an earlier result as the best (a rollback after a failed re-run).
     pub(crate) fn roll_back_to(&mut self, bytes: Arc<Vec<u8>>) {
-        self.best = bytes;
+        self.set_best(bytes);
         self.trace
             .push((self.eval.stats().tests_run, self.best.len()));
         self.trace_times.push(self.started.elapsed());
@@ -465,6 +479,13 @@ impl<'o> Driver<'o> {
 
     /// Everything measured so far.
     pub fn report(&self) -> Report {
+        let mut counters = self.counters.clone();
+        if self.nesting_builds.get() > 0 {
+            counters.insert(
+                Counter::NestingBuilds,
+                Figure::Count(self.nesting_builds.get()),
+            );
+        }
         Report {
             initial_bytes: self.initial_len,
             final_bytes: self.best.len(),
@@ -474,7 +495,7 @@ impl<'o> Driver<'o> {
             jobs: self.eval.jobs(),
             trace: self.trace.clone(),
             trace_times: self.trace_times.clone(),
-            counters: self.counters.clone(),
+            counters,
             ..Report::default()
         }
     }

@@ -110,5 +110,8 @@ pub use test_command::{
     Diagnosis, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand, TestSpec,
     dynamic_timeout, parse_timeout,
 };
-pub use tree::{Inferred, Kind, Liveness, MalformedTree, NodeId, Tree, TreeBuilder, infer};
+pub use tree::{
+    Delim, Group, Inferred, Kind, Liveness, MalformedTree, Nesting, NodeId, Tree, TreeBuilder,
+    infer,
+};
 pub use units::{Granularity, ParseGranularityError, Units};

@@ -316,7 +316,7 @@ impl<'o> Reduction<'o> {
                 let mut planner = Planner::new(n, schedule.to_fixpoint);
                 loop {
                     let round = planner.round().clone();
-                    let full = round.order.len() == n;
+                    let full = round.every;
                     if !full {
                         self.driver.count(Counter::RestrictedRounds, 1);
                     }
@@ -353,6 +353,7 @@ impl<'o> Reduction<'o> {
                             tests: self.driver.evaluator().stats().tests_run - tests_before,
                             removed: start.len().saturating_sub(self.driver.best().len()) as u64,
                             cut_short: self.driver.take_cut_short(),
+                            left: self.driver.best().len() as u64,
                         };
                         planner.record(i, run);
                         match result {

@@ -171,6 +171,8 @@ counters! {
     SweepPatienceStops = "sweep.patience_stops", Sum;
     /// Partition levels whose merge of successes did not hold.
     PartitionMergesFailed = "partition.merges_failed", Sum;
+    /// Nestings built: once per distinct best that a pass or a gate read the nesting of.
+    NestingBuilds = "nesting.builds", Sum;
     /// The most nodes of an inferred tree.
     TreeNodes = "tree.nodes", Max;
     /// The deepest inferred tree.

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 17);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 18);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -56,7 +56,7 @@ impl std::fmt::Debug for StrategyInfo {
 pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         name: "default",
-        what: "on a large input runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        what: "on a large input runs of function bodies emptied and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
         schedule: |units| match units {
             None => fixpoint(default_passes()),
             Some(g) => fixpoint(vec![Box::new(Partition::new(g))]),
@@ -167,6 +167,10 @@ const PASSES: &[(Make, &str)] = &[
     (
         Make::Fixed(|| Box::new(TopChunks::new(0))),
         "delete runs of top-level forms (declarations, items, lines; blocks of bytes on binary input), back to front, halving the run from the whole input down to one form",
+    ),
+    (
+        Make::Fixed(|| Box::new(TopChunks::bodies(0))),
+        "empty runs of function bodies (`) {..}` becomes `) {}`), back to front, halving the run from all bodies down to one",
     ),
     (
         Make::Fixed(|| Box::new(LengthAware::default())),
@@ -429,6 +433,7 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
     use Granularity::*;
     vec![
         Box::new(DfaPass::probe(Bytes, PROBE_BYTES).with_max_alphabet(PROBE_ALPHABET)),
+        Box::new(TopChunks::bodies(TopChunks::LARGE)),
         Box::new(TopChunks::new(TopChunks::LARGE)),
         gated(LengthAware::default(), Needs::Binary),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),

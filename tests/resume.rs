@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Case;
+use common::{Case, KEPT_RUN, stderr};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -27,10 +27,6 @@ fn lines(path: &Path) -> usize {
     std::fs::read(path)
         .map(|b| b.iter().filter(|&&c| c == b'\n').count())
         .unwrap_or(0)
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]
@@ -171,16 +167,7 @@ fn running_the_same_command_again_keeps_one_backup() {
 #[test]
 fn resume_refuses_a_changed_test_and_a_missing_directory() {
     let case = lines_case();
-    let out = case.run(&[
-        "reduce",
-        "-j2",
-        "--run-dir",
-        "run",
-        "-o",
-        "out.txt",
-        "./t.sh",
-        "in.txt",
-    ]);
+    let out = case.run(KEPT_RUN);
     assert!(out.status.success(), "{}", stderr(&out));
     case.script("t.sh", "grep -q '^17$' \"$1\"");
     let out = case.run(&["reduce", "--resume", "run"]);

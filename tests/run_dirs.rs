@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Case, stderr};
+use common::{Case, KEPT_RUN, stderr};
 
 /// The result as text without its last newline (the reducer may drop it).
 fn trimmed(bytes: &[u8]) -> String {
@@ -119,16 +119,7 @@ fn resume_never_overwrites_edits_made_since() {
 
     // With -o: an edited INPUT is not silently ignored, nor an edited output overwritten.
     let case = gated_case();
-    let out = case.run(&[
-        "reduce",
-        "-j2",
-        "--run-dir",
-        "run",
-        "-o",
-        "out.txt",
-        "./t.sh",
-        "in.txt",
-    ]);
+    let out = case.run(KEPT_RUN);
     assert!(out.status.success(), "{}", stderr(&out));
     let original = case.read("in.txt");
     case.file("in.txt", b"line 37\nedited input\n");

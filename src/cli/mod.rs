@@ -9,6 +9,7 @@ mod compare;
 mod exit;
 mod files;
 mod out;
+mod plan;
 mod reduce;
 mod runs;
 mod session;

@@ -6,15 +6,14 @@ use super::files::{
     keep_original, mode_of, parent_dir, protect_output, remove_stale_temps, resolve_output,
 };
 use super::out;
+use super::plan;
 use super::session::{Extras, Session};
 use super::stats::{self, Record};
 use super::tree_io::{self, Target};
 use super::ui::{Setup, Ui, summary};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
-use myhill::{
-    Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop, Strategy,
-};
+use myhill::{Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -77,6 +76,33 @@ struct Onlookers {
 }
 
 impl Onlookers {
+    /// Onlookers of a run kept in `run_dir` (if any), writing the best as `target` and drawing
+    /// `setup`; says where the run directory is.
+    fn new(run_dir: Option<RunDir>, target: Target, setup: Setup) -> Onlookers {
+        let quiet = setup.quiet;
+        let run_best = run_dir.as_ref().map(|r| r.path().join("best"));
+        let watch = Onlookers {
+            run_dir,
+            keeper: Keeper {
+                path: None,
+                target,
+                error: None,
+                failing: false,
+                run_best,
+            },
+            ui: Ui::new(setup),
+            quiet,
+            replayed: 0,
+        };
+        if let Some(run) = &watch.run_dir {
+            watch.say(format!(
+                "myhill: run directory {} (resume with: myhill reduce --resume {0})",
+                run.path().display()
+            ));
+        }
+        watch
+    }
+
     /// Prints a line above the status, unless `-q`.
     fn say(&self, line: impl AsRef<str>) {
         if !self.quiet {
@@ -257,43 +283,30 @@ overlaid! {
     "verbose" => verbose;
 }
 
-/// The passes to run: `--passes`, else the strategy, without those `--skip-pass` names.
-pub(super) fn schedule(args: &ReduceArgs) -> Result<myhill::Schedule, Fail> {
-    let mut schedule = match &args.passes {
-        Some(names) => myhill::schedule_of(names)?,
-        None => Strategy::named(&args.strategy)?
-            .with_units(args.units)
-            .schedule(),
-    };
-    for name in &args.skip_pass {
-        if tree_io::is_tree_pass(name) && args.t.input.is_dir() {
-            // Checked against the directory's schedule (tree_io::tree_schedule).
-            schedule.skip(name);
-            continue;
-        }
-        if !schedule.skip(name) {
-            return Err(Fail::usage(format!(
-                "--skip-pass {name}: no such pass in this schedule; it has {}",
-                schedule.names().join(", ")
-            )));
-        }
-    }
-    Ok(schedule)
-}
-
-fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> Result<Exit, Fail> {
-    let mut schedule = schedule(args)?;
+/// The schedule the run follows (a directory's own for a tree) and the run opened: its session,
+/// run directory path and output, with stale temporaries of a killed run removed.
+fn prepare(
+    args: &ReduceArgs,
+    resumed: Option<&Resumed>,
+    record: &mut Record,
+) -> Result<(myhill::Schedule, Session, Option<PathBuf>, PathBuf), Fail> {
+    let mut schedule = plan::schedule(args)?;
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
-    let (mut session, run_path, out_path) = open(args, resumed.as_ref())?;
+    let (session, run_path, out_path) = open(args, resumed)?;
     // A run killed mid-write (SIGKILL) leaves its temporary beside the output or the backup.
     for path in [&out_path, &session.input_path] {
         remove_stale_temps(parent_dir(path));
     }
     if session.tree {
-        schedule = tree_io::tree_schedule(args)?;
+        schedule = plan::tree_schedule(args)?;
         record.schedule = schedule.names();
     }
+    Ok((schedule, session, run_path, out_path))
+}
+
+fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> Result<Exit, Fail> {
+    let (mut schedule, mut session, run_path, out_path) = prepare(args, resumed.as_ref(), record)?;
     let identity = session.oracle.spec().identity();
     record.jobs = Some(session.jobs);
     let mode = mode_of(&session.input_path).or_else(|| mode_of(&out_path));
@@ -331,54 +344,21 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         .as_ref()
         .map(|r| r.info().first_check.clone())
         .filter(|c| !c.is_empty());
-    let run_best = run_dir.as_ref().map(|r| r.path().join("best"));
-    let watch = Rc::new(RefCell::new(Onlookers {
-        run_dir,
-        keeper: Keeper {
-            path: None,
-            target,
-            error: None,
-            failing: false,
-            run_best,
-        },
-        ui: Ui::new(Setup {
-            quiet: args.t.quiet,
-            initial: initial_tree.map_or(initial_len, |(_, bytes)| bytes),
-            files: initial_tree.map(|(files, _)| files),
-            jobs: session.jobs,
-            max_tests: args.max_tests,
-            first_runs: args.t.first_runs,
-            control: session.control.clone(),
-        }),
+    let setup = Setup {
         quiet: args.t.quiet,
-        replayed: 0,
-    }));
-    if let Some(run) = &watch.borrow().run_dir {
-        watch.borrow().say(format!(
-            "myhill: run directory {} (resume with: myhill reduce --resume {0})",
-            run.path().display()
-        ));
-    }
+        initial: initial_tree.map_or(initial_len, |(_, bytes)| bytes),
+        files: initial_tree.map(|(files, _)| files),
+        jobs: session.jobs,
+        max_tests: args.max_tests,
+        first_runs: args.t.first_runs,
+        control: session.control.clone(),
+    };
+    let watch = Rc::new(RefCell::new(Onlookers::new(run_dir, target, setup)));
     {
         let watch = watch.clone();
         reduction.on_event(move |event| watch.borrow_mut().event(event));
     }
-    let checked = match stored_check {
-        Some(check) => reduction.reuse_first_check(&check).map(|()| check),
-        None => reduction.check_original().map(<[_]>::to_vec),
-    };
-    let outcomes = match checked {
-        Ok(o) => o,
-        Err(e) => {
-            watch.borrow_mut().ui.finish();
-            let mut report = reduction.report();
-            // A failed check is not kept by the reduction, but every test so far was part of it.
-            report.first_check_runs = report.eval.tests_run;
-            record.report = Some(report);
-            record.ended = Some(Ended::of_error(&e));
-            return Err(session.explain(e));
-        }
-    };
+    let outcomes = first_check(&mut reduction, stored_check, &watch, record, &session)?;
     watch
         .borrow()
         .say(session.interesting_line(reduction.best(), &outcomes));
@@ -414,30 +394,65 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     ui.finish();
     record.report = Some(finished.report.clone());
     if let Some(run) = &run_dir {
-        if let Some(e) = run.error() {
-            out::err(format!(
-                "myhill: warning: the run directory is incomplete: {e}"
-            ));
-        }
-        let recalled = finished.report.eval.recalled;
-        if recalled > 0 && !args.t.quiet {
-            out::err(format!(
-                "myhill: {recalled} verdict(s) were taken from the run directory instead of \
-                 running the test again"
-            ));
-        }
-        if run.replaying() {
-            out::err(format!(
-                "myhill: stopped while replaying the earlier run: {} keeps its best, as does {}",
-                out_path.display(),
-                run.path().join("best").display()
-            ));
-        }
+        say_how_the_run_dir_served(run, args, &finished.report, &out_path);
     }
     if session.tree {
         record.files = initial_tree.zip(tree_io::sizes(&finished.best));
     }
     finish(args, record, &finished, &out_path, &keeper, target)
+}
+
+/// The first check of the input, or the one a resumed run's directory holds; a failure is
+/// recorded and explained.
+fn first_check(
+    reduction: &mut Reduction,
+    stored_check: Option<Vec<myhill::Outcome>>,
+    watch: &RefCell<Onlookers>,
+    record: &mut Record,
+    session: &Session,
+) -> Result<Vec<myhill::Outcome>, Fail> {
+    let checked = match stored_check {
+        Some(check) => reduction.reuse_first_check(&check).map(|()| check),
+        None => reduction.check_original().map(<[_]>::to_vec),
+    };
+    checked.map_err(|e| {
+        watch.borrow_mut().ui.finish();
+        let mut report = reduction.report();
+        // A failed check is not kept by the reduction, but every test so far was part of it.
+        report.first_check_runs = report.eval.tests_run;
+        record.report = Some(report);
+        record.ended = Some(Ended::of_error(&e));
+        session.explain(e)
+    })
+}
+
+/// After the run: what the run directory did for it (verdicts recalled, a replay cut short)
+/// and whether it is complete.
+fn say_how_the_run_dir_served(
+    run: &RunDir,
+    args: &ReduceArgs,
+    report: &myhill::Report,
+    out_path: &Path,
+) {
+    if let Some(e) = run.error() {
+        out::err(format!(
+            "myhill: warning: the run directory is incomplete: {e}"
+        ));
+    }
+    let recalled = report.eval.recalled;
+    if recalled > 0 && !args.t.quiet {
+        out::err(format!(
+            "myhill: {recalled} verdict(s) were taken from the run directory instead of \
+             running the test again"
+        ));
+    }
+    if run.replaying() {
+        out::err(format!(
+            "myhill: stopped while replaying the earlier run: {} keeps its best, as does {}",
+            out_path.display(),
+            run.path().join("best").display()
+        ));
+    }
 }
 
 /// Where the original is kept and the result goes, once the first check passed.

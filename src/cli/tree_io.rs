@@ -8,7 +8,7 @@
 
 use super::exit::Fail;
 use super::files::write_atomic;
-use myhill::{Archive, Schedule};
+use myhill::Archive;
 use rustix::fs::{CWD, RenameFlags, renameat_with};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -29,33 +29,6 @@ impl Target {
             write_atomic(path, bytes, self.mode)
         }
     }
-}
-
-/// Whether `name` is one of the passes a directory's schedule adds: those over the whole
-/// tree, and `indent/blocks` in each file's.
-pub fn is_tree_pass(name: &str) -> bool {
-    name.starts_with("files/") || name == "indent/blocks"
-}
-
-/// The schedule for a directory: [`myhill::directory_schedule`] around the one-file schedule the
-/// arguments ask for (a fresh one per file), without the passes `--skip-pass` names.
-pub fn tree_schedule(args: &super::ReduceArgs) -> Result<Schedule, Fail> {
-    let per_file = args.clone();
-    // Checked here, so the fresh copies cannot fail.
-    super::reduce::schedule(&per_file)?;
-    let mut schedule = myhill::directory_schedule(
-        move || super::reduce::schedule(&per_file).expect("a schedule checked once"),
-        &args.skip_pass,
-    );
-    for name in args.skip_pass.iter().filter(|n| n.starts_with("files/")) {
-        if !schedule.skip(name) {
-            return Err(Fail::usage(format!(
-                "--skip-pass {name}: no such pass; a directory has {}",
-                schedule.names().join(", ")
-            )));
-        }
-    }
-    Ok(schedule)
 }
 
 /// Files and content bytes of an encoded tree, for messages.

@@ -7,8 +7,16 @@
 //! end of the input toward its start, `k` starting at the number of forms and halving after a
 //! sweep, down to single forms. A form that holds a large share of the input (a namespace
 //! wrapping most of a preprocessed C++ file, the one object of a JSON document) is opened: its
-//! largest group's contents become forms in its place, so the wrapper does not hide the bulk.
-//! A run never crosses from one group's contents into another's, so brackets stay balanced.
+//! largest group's contents become forms in its place, so the wrapper does not hide the bulk;
+//! so are namespace and linkage blocks (`namespace a {..}`, `extern "C" {..}`) of any size. A
+//! run may cross from one group's contents into the next: each stretch inside one group is
+//! deleted, the brackets and heads between stay, so brackets stay balanced.
+//!
+//! [`TopChunks::bodies`] runs the same sweep over the insides of function bodies (a `{..}`
+//! right after `)` or a `->` return type): a run of bodies is emptied at once (`) {..}`
+//! becomes `) {}`), which is how a large C or C++ file loses most of its bytes while every
+//! declaration stays (the function-body replacement of C-Reduce and C-Vise, by shape instead
+//! of a compiler front end).
 //!
 //! This is the line-deletion pass of C-Reduce and C-Vise after flattening to one top-level form
 //! per line (back to front, chunk halved when a sweep ends), over forms found from the
@@ -61,6 +69,16 @@ struct Form {
 #[derive(Clone, Debug)]
 pub struct TopChunks {
     min_bytes: usize,
+    units: ChunkUnits,
+}
+
+/// What a [`TopChunks`] deletes runs of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ChunkUnits {
+    /// Top-level forms, and the forms inside namespace blocks and very large groups.
+    Forms,
+    /// The insides of function bodies (`) {..}` becomes `) {}`).
+    Bodies,
 }
 
 impl TopChunks {
@@ -70,7 +88,19 @@ impl TopChunks {
 
     /// The pass, run on inputs of at least `min_bytes` bytes.
     pub fn new(min_bytes: usize) -> TopChunks {
-        TopChunks { min_bytes }
+        TopChunks {
+            min_bytes,
+            units: ChunkUnits::Forms,
+        }
+    }
+
+    /// The pass over function bodies: runs of bodies emptied, on inputs of at least
+    /// `min_bytes` bytes.
+    pub fn bodies(min_bytes: usize) -> TopChunks {
+        TopChunks {
+            min_bytes,
+            units: ChunkUnits::Bodies,
+        }
     }
 }
 
@@ -94,6 +124,16 @@ struct Element {
     kind: Kind,
 }
 
+/// How far the declaration being read is a block that only wraps declarations: after the
+/// word `namespace` (up to its `{`), after `extern`, after `extern "C"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wrapper {
+    None,
+    Namespace,
+    Extern,
+    ExternLiteral,
+}
+
 /// What the walk over an input reports, in input order.
 enum Step {
     /// An element directly inside sequence `seq`.
@@ -108,8 +148,8 @@ enum Step {
 }
 
 /// Walks `input`, reporting the elements of the top level and of every group longer than
-/// `open_above` bytes whose enclosing sequence is reported too; other groups are single
-/// elements. `pairs` holds every bracket pair (opening start, closing start), sorted.
+/// `open_above` bytes or wrapping declarations (a namespace or linkage block) whose
+/// enclosing sequence is reported too; other groups are single elements. `pairs` holds every bracket pair (opening start, closing start), sorted.
 fn walk(input: &[u8], pairs: &[(u32, u32)], open_above: usize, step: &mut dyn FnMut(Step)) {
     let line_start = |at: usize| {
         matches!(
@@ -122,6 +162,9 @@ fn walk(input: &[u8], pairs: &[(u32, u32)], open_above: usize, step: &mut dyn Fn
     };
     // The open sequences: (its id, where its closing bracket starts, where its group starts).
     let mut open: Vec<(u32, usize, usize)> = vec![(0, usize::MAX, 0)];
+    // Whether the declaration being read in the innermost open sequence is a namespace or
+    // linkage block so far (`namespace a {`, `extern "C" {`), and the state of `extern`.
+    let mut wrapper = Wrapper::None;
     let mut next_id = 1u32;
     let mut next_pair = 0usize;
     // A group taken whole: where it started, and where its closing bracket starts.
@@ -136,6 +179,7 @@ fn walk(input: &[u8], pairs: &[(u32, u32)], open_above: usize, step: &mut dyn Fn
             }
             whole = None;
             let kind = if input[start] == b'{' {
+                wrapper = Wrapper::None;
                 Kind::Block
             } else {
                 Kind::Other
@@ -155,6 +199,7 @@ fn walk(input: &[u8], pairs: &[(u32, u32)], open_above: usize, step: &mut dyn Fn
         if l.start == close {
             step(Step::Close);
             open.pop();
+            wrapper = Wrapper::None;
             let kind = if input[start] == b'{' {
                 Kind::Block
             } else {
@@ -174,19 +219,30 @@ fn walk(input: &[u8], pairs: &[(u32, u32)], open_above: usize, step: &mut dyn Fn
         if next_pair < pairs.len() && pairs[next_pair].0 as usize == l.start {
             let close = pairs[next_pair].1 as usize;
             next_pair += 1;
-            if close + 1 - l.start > open_above {
+            let opens_wrapper = input[l.start] == b'{'
+                && matches!(wrapper, Wrapper::Namespace | Wrapper::ExternLiteral);
+            if close + 1 - l.start > open_above || opens_wrapper {
                 step(Step::Open {
                     child: next_id,
                     at: l.start,
                 });
                 open.push((next_id, close, l.start));
                 next_id += 1;
+                wrapper = Wrapper::None;
             } else {
                 whole = Some((l.start, close));
                 next_pair += pairs[next_pair..].partition_point(|p| (p.0 as usize) < close);
             }
             continue;
         }
+        wrapper = match (l.class, wrapper) {
+            (Class::Word, _) if &input[l.start..l.end] == b"namespace" => Wrapper::Namespace,
+            (Class::Word, _) if &input[l.start..l.end] == b"extern" => Wrapper::Extern,
+            (Class::Literal, Wrapper::Extern) => Wrapper::ExternLiteral,
+            (Class::Punct(b';'), _) => Wrapper::None,
+            (_, Wrapper::Namespace) => Wrapper::Namespace,
+            _ => Wrapper::None,
+        };
         let kind = match l.class {
             Class::Punct(b';') => Kind::Semicolon,
             Class::Punct(b',') => Kind::Comma,
@@ -359,29 +415,129 @@ fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
     out
 }
 
-/// The start of the chunk of at most `k` forms that ends at `end` (exclusive): `k` back, or
-/// the first form of the run, whichever comes first (a chunk never mixes two runs). Costs
-/// O(k).
-fn chunk_start(forms: &[Form], end: usize, k: usize) -> usize {
-    let seq = forms[end - 1].seq;
-    let lowest = end.saturating_sub(k);
-    let mut s = end - 1;
-    while s > lowest && forms[s - 1].seq == seq {
-        s -= 1;
+/// The bodies of functions in `input`, each as the inside of its braces (a form of a sequence
+/// of its own, so runs of bodies delete each inside and keep everything between): a `{..}`
+/// group right after a `)` (qualifier words such as `const` or `noexcept` between), or after a
+/// `->` return type, that is not inside another body. Bodies whose declaration holds
+/// `constexpr`, `consteval` or `auto` are left out: their result is computed from the body (a
+/// constant, a deduced type), so emptying them fails wherever they are used. Namespace heads
+/// (`namespace a __attribute__((..)) {`) and initializers after `=` are not bodies.
+fn bodies(input: &[u8]) -> Vec<Form> {
+    const QUALIFIERS: &[&[u8]] = &[
+        b"const",
+        b"volatile",
+        b"noexcept",
+        b"override",
+        b"final",
+        b"mutable",
+        b"throw",
+    ];
+    // Words after which a body is not emptied (`auto` only without a `->` return type).
+    const COMPUTED: &[&[u8]] = &[b"constexpr", b"consteval", b"auto"];
+    let pairs = bracket_pairs(input);
+    let mut out = Vec::new();
+    let mut next_pair = 0usize;
+    // Skipping a group up to where its closing bracket starts.
+    let mut skip_to: Option<usize> = None;
+    // What the declaration read so far at the current level holds.
+    let mut after_paren = false;
+    let mut arrow = false;
+    let mut excluded = false;
+    let mut deduced = false;
+    let mut namespace = false;
+    let mut last_punct: Option<u8> = None;
+    let mut seq = 0u32;
+    for l in crate::lex::lexemes(input) {
+        if matches!(l.class, Class::Space | Class::Comment) {
+            continue;
+        }
+        if let Some(close) = skip_to {
+            if l.start < close {
+                continue;
+            }
+            skip_to = None;
+            // The group's closing bracket.
+            if input[l.start] == b'}' {
+                (after_paren, arrow, excluded, deduced, namespace) =
+                    (false, false, false, false, false);
+            } else {
+                after_paren = input[l.start] == b')';
+            }
+            last_punct = Some(input[l.start]);
+            continue;
+        }
+        let word = &input[l.start..l.end];
+        let pair = (next_pair < pairs.len() && pairs[next_pair].0 as usize == l.start)
+            .then(|| pairs[next_pair].1 as usize);
+        if let Some(close) = pair {
+            next_pair += 1;
+            let brace = input[l.start] == b'{';
+            // A lambda assigned: `= [..](..) {..}`.
+            excluded |= input[l.start] == b'[' && last_punct == Some(b'=');
+            let body = brace && (after_paren || arrow) && !namespace;
+            if body && !excluded && (arrow || !deduced) {
+                let inside = (l.end, close);
+                if input[inside.0..inside.1]
+                    .iter()
+                    .any(|&b| !crate::lex::is_space(b))
+                {
+                    out.push(Form {
+                        start: inside.0 as u32,
+                        end: inside.1 as u32,
+                        seq,
+                    });
+                    seq += 1;
+                }
+            }
+            if brace && !body {
+                // A class, namespace or initializer: its contents are read as a level of
+                // their own (bodies of member functions are inside).
+                (after_paren, arrow, excluded, deduced, namespace) =
+                    (false, false, false, false, false);
+                last_punct = Some(b'{');
+                continue;
+            }
+            // A body (kept or not) or a `(..)` / `[..]` group: skipped whole.
+            next_pair += pairs[next_pair..].partition_point(|p| (p.0 as usize) < close);
+            skip_to = Some(close);
+            continue;
+        }
+        match l.class {
+            Class::Punct(b';') | Class::Punct(b'}') | Class::Punct(b'{') => {
+                (after_paren, arrow, excluded, deduced, namespace) =
+                    (false, false, false, false, false);
+            }
+            Class::Punct(b'>') if last_punct == Some(b'-') => arrow = true,
+            Class::Punct(b'&') if after_paren => {}
+            Class::Word if after_paren && QUALIFIERS.contains(&word) => {}
+            Class::Word if word == b"namespace" || COMPUTED.contains(&word) => {
+                match word {
+                    b"auto" => deduced = true,
+                    b"namespace" => namespace = true,
+                    _ => excluded = true,
+                }
+                after_paren = false;
+            }
+            _ => after_paren = false,
+        }
+        last_punct = match l.class {
+            Class::Punct(b) => Some(b),
+            _ => None,
+        };
     }
-    s
+    out
 }
 
-/// Whether forms `a..b` are a whole run.
-fn whole_run(forms: &[Form], a: usize, b: usize) -> bool {
-    let seq = forms[a].seq;
-    (a == 0 || forms[a - 1].seq != seq) && (b == forms.len() || forms[b].seq != seq)
+/// The start of the chunk of at most `k` forms that ends at `end` (exclusive). Costs O(1).
+fn chunk_start(end: usize, k: usize) -> usize {
+    end.saturating_sub(k)
 }
 
-/// The bytes deleted with forms `a..b`: from the first one's start to the next form's start
-/// when one follows in the same sequence (the whitespace after the run goes with it); else from
-/// the end of the form before, and its separating comma if it ends with one, to the last one's
-/// end (the whitespace before goes, so no blank lines or dangling comma pile up at the end).
+/// The bytes deleted with forms `a..b` of one sequence: from the first one's start to the next
+/// form's start when one follows in the same sequence (the whitespace after the run goes with
+/// it); else from the end of the form before, and its separating comma if it ends with one, to
+/// the last one's end (the whitespace before goes, so no blank lines or dangling comma pile up
+/// at the end).
 fn span(input: &[u8], forms: &[Form], a: usize, b: usize) -> (usize, usize) {
     let seq = forms[a].seq;
     if b < forms.len() && forms[b].seq == seq {
@@ -397,9 +553,30 @@ fn span(input: &[u8], forms: &[Form], a: usize, b: usize) -> (usize, usize) {
     (start, forms[b - 1].end as usize)
 }
 
+/// The byte ranges deleted with forms `a..b`, in order: one [`span`] per stretch of the run
+/// inside one sequence (a run may cross from one group's contents into the next; the
+/// brackets and heads between stay, so brackets stay balanced).
+fn spans(input: &[u8], forms: &[Form], a: usize, b: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut s = a;
+    while s < b {
+        let mut e = s + 1;
+        while e < b && forms[e].seq == forms[s].seq {
+            e += 1;
+        }
+        out.push(span(input, forms, s, e));
+        s = e;
+    }
+    out
+}
+
 impl Pass for TopChunks {
     fn name(&self) -> String {
-        "chunks/forms".to_string()
+        match self.units {
+            ChunkUnits::Forms => "chunks/forms",
+            ChunkUnits::Bodies => "chunks/bodies",
+        }
+        .to_string()
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
@@ -407,49 +584,64 @@ impl Pass for TopChunks {
         if driver.best().len() < self.min_bytes || driver.best().len() >= u32::MAX as usize {
             return Ok(());
         }
-        let mut forms = forms(driver.best(), driver.best().len() / OPEN_SHARE);
+        let mut forms = match self.units {
+            ChunkUnits::Forms => forms(driver.best(), driver.best().len() / OPEN_SHARE),
+            ChunkUnits::Bodies => {
+                if !is_text(driver.best()) {
+                    return Ok(());
+                }
+                bodies(driver.best())
+            }
+        };
         let n = forms.len();
-        if n < 2 {
+        if n == 0 || (n < 2 && self.units == ChunkUnits::Forms) {
             return Ok(());
         }
         let mut k = n;
-        // The last sweep's run length: a whole run that short was tried whole then, and is
-        // not tried again.
-        let mut tried_whole = 0;
         while k >= 1 {
             if driver.best().len() < self.min_bytes {
                 return Ok(());
             }
-            // One sweep at run length k, back to front.
+            // One sweep at run length k, back to front. The whole list is tried at the
+            // first length only.
             let mut end = forms.len();
             while end > 0 {
                 driver.progress((forms.len() - end) as u64, forms.len() as u64);
                 let best = driver.best_shared();
                 let mut at = end;
                 let forms_now = &forms;
+                let first = k == n;
                 let mut next = || {
                     loop {
                         if at == 0 {
                             return None;
                         }
-                        let (a, b) = (chunk_start(forms_now, at, k), at);
+                        let (a, b) = (chunk_start(at, k), at);
                         at = a;
-                        if b - a <= tried_whole && whole_run(forms_now, a, b) {
+                        if !first && a == 0 && b == forms_now.len() {
                             continue;
                         }
-                        let (s, e) = span(&best, forms_now, a, b);
-                        return Some(([&best[..s], &best[e..]].concat(), (a, b, s, e)));
+                        let cut = spans(&best, forms_now, a, b);
+                        let mut bytes = Vec::with_capacity(best.len());
+                        let mut from = 0;
+                        for &(s, e) in &cut {
+                            bytes.extend_from_slice(&best[from..s]);
+                            from = e;
+                        }
+                        bytes.extend_from_slice(&best[from..]);
+                        return Some((bytes, (a, b, cut)));
                     }
                 };
                 match driver.try_candidates(&mut next)? {
-                    Some((a, b, s, e)) => {
-                        let removed = (e - s) as u32;
+                    Some((a, b, cut)) => {
+                        let removed: usize = cut.iter().map(|(s, e)| e - s).sum();
                         forms.drain(a..b);
                         for f in &mut forms[a..] {
-                            f.start -= removed;
-                            f.end -= removed;
+                            f.start -= removed as u32;
+                            f.end -= removed as u32;
                         }
                         // The comma before a run that ended its sequence went with it.
+                        let s = cut[0].0;
                         if a > 0 && forms[a - 1].end as usize > s {
                             forms[a - 1].end = s as u32;
                         }
@@ -458,10 +650,9 @@ impl Pass for TopChunks {
                     None => end = 0,
                 }
             }
-            if k == 1 || forms.len() < 2 {
+            if k == 1 || forms.is_empty() {
                 break;
             }
-            tried_whole = k;
             k = k.div_ceil(2);
         }
         Ok(())
@@ -514,12 +705,101 @@ mod tests {
         assert_eq!(got[0], "int a;");
         assert_eq!(got[1], "int v0;");
         assert_eq!(got[41], "int b;");
-        // Runs never mix the wrapper's contents with the forms around it.
+        // A run may cross from the wrapper's contents to the forms after it: the wrapper's
+        // brackets stay.
         let f = forms(input.as_bytes(), input.len() / OPEN_SHARE);
-        assert_eq!(chunk_start(&f, 41, 100), 1);
-        assert_eq!(chunk_start(&f, 41, 10), 31);
-        assert_eq!(chunk_start(&f, 42, 100), 41);
-        assert!(whole_run(&f, 1, 41) && !whole_run(&f, 2, 41));
+        let cut = spans(input.as_bytes(), &f, 40, 42);
+        let mut kept = input.clone().into_bytes();
+        for &(s, e) in cut.iter().rev() {
+            kept.drain(s..e);
+        }
+        let kept = String::from_utf8(kept).unwrap();
+        assert!(kept.ends_with("  int v38;\n}\n\n"), "{kept}");
+    }
+
+    #[test]
+    fn namespace_and_linkage_blocks_are_opened_whatever_their_size() {
+        let input = b"namespace a __attribute__ ((__visibility__ (\"default\"))) {\nint v0;\nint v1;\n}\nextern \"C\" {\nint w;\n}\nextern \"C\" int f(int) { return 0; }\nstruct S { int x; };\n";
+        let got: Vec<String> = forms(input, usize::MAX)
+            .iter()
+            .map(|f| String::from_utf8_lossy(&input[f.start as usize..f.end as usize]).into_owned())
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "int v0;",
+                "int v1;",
+                "int w;",
+                "extern \"C\" int f(int) { return 0; }",
+                "struct S { int x; };"
+            ]
+        );
+    }
+
+    fn body_texts(input: &str) -> Vec<String> {
+        bodies(input.as_bytes())
+            .iter()
+            .map(|f| input[f.start as usize..f.end as usize].trim().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn function_bodies_are_found_by_shape() {
+        let input = r#"
+namespace std __attribute__ ((__visibility__ ("default"))) {
+template<typename T> struct V : B<(1)> {
+  V() : n(0) { init(); }
+  int size() const noexcept { return n; }
+  bool operator==(const V& o) const { if (n) { return true; } return o.n == n; }
+  V& operator=(const V&) & { copy(); return *this; }
+  constexpr int cap() const { return 8; }
+  auto deduced() { return n; }
+  auto trailing() -> int { return n; }
+  int n = 0;
+  int empty() { }
+};
+auto lambda = [](int x) { return x; };
+int table[] = { 1, 2 };
+}
+int main(int argc, char **argv)
+{
+  return argc;
+}
+"#;
+        assert_eq!(
+            body_texts(input),
+            [
+                "init();",
+                "return n;",
+                "if (n) { return true; } return o.n == n;",
+                "copy(); return *this;",
+                "return n;",
+                "return argc;",
+            ]
+        );
+    }
+
+    #[test]
+    fn bodies_are_emptied_in_runs_down_to_the_one_that_matters() {
+        let input: String = (0..256)
+            .map(|i| format!("int f{i}(int a) {{\n  return a + {i};\n}}\n"))
+            .collect();
+        let oracle = FnOracle::new(|b: &[u8]| b.windows(10).any(|w| w == b"a + 200;\n}"));
+        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        TopChunks::bodies(0).run(&mut driver).unwrap();
+        let expect: String = (0..256)
+            .map(|i| match i {
+                200 => "int f200(int a) {\n  return a + 200;\n}\n".to_string(),
+                _ => format!("int f{i}(int a) {{}}\n"),
+            })
+            .collect();
+        assert_eq!(String::from_utf8_lossy(driver.best()), expect);
+        // One needed body among 256: about two tests per halving.
+        assert!(
+            driver.report().eval.tests_run <= 2 * 9 + 1,
+            "{}",
+            driver.report().eval.tests_run
+        );
     }
 
     #[test]
@@ -568,23 +848,19 @@ mod tests {
     }
 
     #[test]
-    fn a_short_run_tried_whole_is_not_tried_again_at_shorter_lengths() {
-        // Two short runs inside groups and a long one: nothing can go.
+    fn the_whole_list_is_tried_at_the_first_length_only() {
+        // 61 forms, nothing can go: lengths 61, 31, 16, 8, 4, 2, 1 cost 1, 2, 4, 8, 16, 31
+        // and 61 tests, less the chunks the cache answers (the first form is left over alone
+        // at lengths 4, 2 and 1, and tested once).
         let body: String = (0..60).map(|i| format!("int v{i};\n")).collect();
         let input = format!("a {{\nx;\ny;\n}}\nb {{\n{body}}}\n");
         let oracle = FnOracle::new(|b: &[u8]| b.len() == input.len());
         let mut driver = Driver::new(input.clone().into_bytes(), &oracle, EvalOptions::default());
         TopChunks::new(0).run(&mut driver).unwrap();
-        let f = forms(input.as_bytes(), input.len() / OPEN_SHARE);
-        let runs = f.windows(2).filter(|w| w[0].seq != w[1].seq).count() + 1;
-        assert_eq!(runs, 2, "the short group is not opened");
-        // The 60 + 1 forms at lengths 61, 31, 16, 8, 4, 2, 1: the lone form `a {..}` is
-        // tried at the first length only; the 60 in 1, 2, 4, 8, 15, 30 and 60 chunks, of
-        // which one (the single form left over at length 2) the cache answers at length 1.
-        let lone = 1;
+        assert_eq!(forms(input.as_bytes(), input.len() / OPEN_SHARE).len(), 61);
         assert_eq!(
             driver.report().eval.tests_run,
-            lone + 1 + 2 + 4 + 8 + 15 + 30 + 60 - 1
+            1 + 2 + 4 + 8 + 16 + 31 + 61 - 2
         );
     }
 

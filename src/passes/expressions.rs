@@ -1,7 +1,7 @@
 //! Expressions: replace `a OP b` by `a` or by `b`, and a name or a call by `0`.
 //!
 //! Main type: [`Expressions`], a [`crate::Pass`]. In each sequence of elements of the bracket
-//! structure (`structure.rs`), a run of operator characters (`+ - * / % & | ^ < > = ! ~`)
+//! structure (the [`crate::Nesting`]), a run of operator characters (`+ - * / % & | ^ < > = ! ~`)
 //! between two operands is a binary expression; an operand is what lies between operators and
 //! separators (`,` `;`), a call `f(x)` included. Candidates: the expression replaced by its
 //! left operand, by its right operand; every name, and every call, replaced by `0`. They are
@@ -22,8 +22,9 @@
 //! [`Expressions::MAX_ELEMENTS`] elements are left to other passes.
 
 use super::patch::{Patch, SweepPass};
-use super::structure::Structure;
-use crate::lex::{Class, lex};
+use crate::driver::Driver;
+use crate::lex::Class;
+use crate::tree::Nesting;
 
 /// Rewrites expressions; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -42,13 +43,14 @@ fn is_separator(text: &[u8]) -> bool {
     text == b"," || text == b";"
 }
 
-fn candidates(input: &[u8]) -> Vec<Patch> {
-    let s = Structure::new(input);
+fn candidates(s: &Nesting) -> Vec<Patch> {
+    let input = s.input();
     let total: usize = s.sequences().iter().map(Vec::len).sum();
     if total > Expressions::MAX_ELEMENTS {
         return Vec::new();
     }
-    let words: std::collections::HashSet<usize> = lex(input)
+    let words: std::collections::HashSet<usize> = s
+        .lexemes()
         .iter()
         .filter(|l| l.class == Class::Word)
         .map(|l| l.start)
@@ -119,8 +121,8 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for Expressions {
     const NAME: &'static str = "expressions";
 
-    fn patches(best: &[u8]) -> Vec<Patch> {
-        candidates(best)
+    fn patches(driver: &Driver) -> Vec<Patch> {
+        candidates(&driver.nesting())
     }
 }
 
@@ -130,7 +132,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn results(input: &[u8]) -> Vec<String> {
-        candidates(input)
+        candidates(&Nesting::new(input))
             .iter()
             .map(|p| String::from_utf8(p.apply(input).unwrap()).unwrap())
             .collect()
@@ -161,7 +163,7 @@ mod tests {
             Just("a"), Just(" "), Just("+"), Just("f("), Just(")"), Just(","), Just("=="), Just("1"),
         ], 0..20)) {
             let input = parts.concat().into_bytes();
-            for p in candidates(&input) {
+            for p in candidates(&Nesting::new(&input)) {
                 prop_assert!(p.removed() >= 0);
             }
         }

@@ -4,7 +4,8 @@
 //! gate; it keeps the inner pass's name). A pass built for brackets costs tests and finds
 //! nothing on a flat list of lines; a pass over words costs a test per byte of a binary file.
 //! The gate looks at the input each time the pass would run, so a binary input that shrinks to
-//! text gets the text passes from then on.
+//! text gets the text passes from then on; it reads the driver's [`crate::Nesting`] of the best,
+//! the one the passes behind it read too.
 //!
 //! ```
 //! use myhill::Needs;
@@ -17,10 +18,10 @@
 //!
 //! Limits: the classification is a heuristic on bytes: valid UTF-8 without NUL is text.
 
-use super::structure::Structure;
 use crate::driver::Driver;
 use crate::report::Stop;
 use crate::schedule::Pass;
+use crate::tree::Nesting;
 
 /// What a pass needs of the input to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,10 +42,19 @@ pub fn is_text(input: &[u8]) -> bool {
 impl Needs {
     /// Whether `input` meets the need.
     pub fn met_by(self, input: &[u8]) -> bool {
+        self.met(is_text(input), || Nesting::new(input).is_structured())
+    }
+
+    /// Whether the driver's best meets the need, read from its shared nesting.
+    fn met_in(self, driver: &Driver) -> bool {
+        self.met(is_text(driver.best()), || driver.nesting().is_structured())
+    }
+
+    fn met(self, text: bool, structured: impl FnOnce() -> bool) -> bool {
         match self {
-            Needs::Text => is_text(input),
-            Needs::Binary => !is_text(input),
-            Needs::Groups => is_text(input) && Structure::new(input).is_structured(),
+            Needs::Text => text,
+            Needs::Binary => !text,
+            Needs::Groups => text && structured(),
         }
     }
 }
@@ -68,7 +78,7 @@ impl Pass for Gated {
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        if self.needs.met_by(driver.best()) {
+        if self.needs.met_in(driver) {
             self.inner.run(driver)
         } else {
             Ok(())
@@ -76,8 +86,10 @@ impl Pass for Gated {
     }
 
     fn preview(&self, best: &[u8], batch: usize) -> Vec<Vec<u8>> {
-        if self.needs.met_by(best) {
-            self.inner.preview(best, batch)
+        // The inner preview is cheap and usually empty: look at the input only if it is not.
+        let preview = self.inner.preview(best, batch);
+        if preview.is_empty() || self.needs.met_by(best) {
+            preview
         } else {
             Vec::new()
         }

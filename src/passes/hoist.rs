@@ -25,12 +25,13 @@
 //! assert_eq!(driver.best(), br#"{"needle":[42]}"#);
 //! ```
 //!
-//! Limits: the groups of `structure.rs` (brackets and markup elements, not indentation); a
+//! Limits: the groups of the [`crate::Nesting`] (brackets and markup elements, not indentation); a
 //! group's nearest alike descendants are the first of its kind on each path down, so a deeper
 //! one needs one more success.
 
 use super::patch::{Cut, Patch, SweepPass};
-use super::structure::Structure;
+use crate::driver::Driver;
+use crate::tree::Nesting;
 
 /// Replaces groups by descendants or contents; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -41,8 +42,8 @@ fn keep(from: usize, to: usize, inner: (usize, usize)) -> Option<Patch> {
 }
 
 /// The candidates on `input`, the one that removes the most first.
-fn candidates(input: &[u8]) -> Vec<Patch> {
-    let s = Structure::new(input);
+fn candidates(s: &Nesting) -> Vec<Patch> {
+    let input = s.input();
     let groups = s.groups();
     let mut out: Vec<Patch> = Vec::new();
     for (g, group) in groups.iter().enumerate() {
@@ -84,8 +85,8 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for Hoist {
     const NAME: &'static str = "hoist";
 
-    fn patches(best: &[u8]) -> Vec<Patch> {
-        candidates(best)
+    fn patches(driver: &Driver) -> Vec<Patch> {
+        candidates(&driver.nesting())
     }
 }
 
@@ -95,7 +96,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn results(input: &[u8]) -> Vec<String> {
-        candidates(input)
+        candidates(&Nesting::new(input))
             .iter()
             .map(|p| String::from_utf8(p.apply(input).unwrap()).unwrap())
             .collect()

@@ -18,35 +18,37 @@
 //! assert_eq!(driver.best(), b"f() {}");
 //! ```
 //!
-//! Limits: only the groups of `structure.rs` and `"..."` literals; a group's delimiters are
+//! Limits: only the groups of the [`crate::Nesting`] and `"..."` literals; a group's delimiters are
 //! never removed here (that is the hoist pass's job).
 
 use super::patch::{Patch, SweepPass};
-use super::structure::{Delim, Structure};
-use crate::lex::{Class, lex};
+use crate::driver::Driver;
+use crate::lex::Class;
+use crate::tree::{Delim, Nesting};
 
 /// Empties groups and string literals; see the module doc.
 #[derive(Clone, Debug, Default)]
 pub struct Hollow;
 
 /// The candidates on `input`: all at once first, then one by one, largest first.
-fn candidates(input: &[u8]) -> Vec<Patch> {
-    let structure = Structure::new(input);
-    let mut spans: Vec<(usize, usize)> = structure
+fn candidates(nesting: &Nesting) -> Vec<Patch> {
+    let input = nesting.input();
+    let mut spans: Vec<(usize, usize)> = nesting
         .groups()
         .iter()
         .map(|g| g.inside())
         .filter(|&(s, e)| input[s..e].iter().any(|b| !b.is_ascii_whitespace()))
         .collect();
     spans.extend(
-        lex(input)
+        nesting
+            .lexemes()
             .iter()
             .filter(|l| l.class == Class::Literal && input[l.start] == b'"' && l.end - l.start > 2)
             .map(|l| (l.start + 1, l.end - 1)),
     );
     // A markup element with nothing left inside can close itself: `<a x="1"></a>` becomes
     // `<a x="1"/>`, its content, if any, going with the end tag.
-    let self_closing: Vec<Patch> = structure
+    let self_closing: Vec<Patch> = nesting
         .groups()
         .iter()
         .filter(|g| g.delim == Delim::Tag && input[g.open.1 - 1] == b'>')
@@ -85,15 +87,15 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for Hollow {
     const NAME: &'static str = "hollow";
 
-    fn patches(best: &[u8]) -> Vec<Patch> {
-        candidates(best)
+    fn patches(driver: &Driver) -> Vec<Patch> {
+        candidates(&driver.nesting())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lex::pair_brackets;
+    use crate::lex::{lex, pair_brackets};
     use proptest::prelude::*;
 
     fn balanced(b: &[u8]) -> bool {
@@ -109,7 +111,7 @@ mod tests {
 
     #[test]
     fn all_at_once_then_largest_first() {
-        let c = candidates(br#"a { bb } [c] "dd""#);
+        let c = candidates(&Nesting::new(br#"a { bb } [c] "dd""#));
         let cut: Vec<(usize, usize)> = c
             .iter()
             .map(|p| (p.cuts()[0].start, p.cuts().last().unwrap().end))
@@ -123,7 +125,9 @@ mod tests {
     fn empty_and_unclosed_inputs_give_only_shrinking_candidates() {
         for input in [&b""[..], b"{(", b"{ ( a"] {
             assert!(
-                candidates(input).iter().all(|p| p.removed() > 0),
+                candidates(&Nesting::new(input))
+                    .iter()
+                    .all(|p| p.removed() > 0),
                 "{input:?}"
             );
         }
@@ -138,7 +142,7 @@ mod tests {
             ], 0..40),
         ) {
             let input = parts.concat().into_bytes();
-            for patch in candidates(&input) {
+            for patch in candidates(&Nesting::new(&input)) {
                 prop_assert!(patch.removed() > 0);
                 let out = patch.apply(&input).unwrap();
                 prop_assert!(out.len() < input.len());

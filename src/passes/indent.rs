@@ -25,6 +25,7 @@
 //! from a deeper block.
 
 use super::patch::{Cut, Patch, SweepPass};
+use crate::driver::Driver;
 
 /// Deletes and dedents indented blocks; see the module doc.
 #[derive(Clone, Copy, Debug, Default)]
@@ -113,8 +114,8 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for IndentBlocks {
     const NAME: &'static str = "indent/blocks";
 
-    fn patches(best: &[u8]) -> Vec<Patch> {
-        candidates(best)
+    fn patches(driver: &Driver) -> Vec<Patch> {
+        candidates(driver.best())
     }
 }
 

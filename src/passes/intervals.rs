@@ -5,7 +5,11 @@
 //! (`,7` in `[42,7]`, `x +` in `x + y`) at offsets no chunking of the deletion passes lines
 //! up with. This pass tries them all, in one sweep (`patch.rs`): widths from
 //! [`ShortIntervals::MAX_RUN`] down to 1, each at every token, a deletion taking the
-//! whitespace after it unless that holds a newline. Deletions that leave the same bytes are
+//! whitespace after it unless that holds a newline. On input whose brackets (`()`, `[]`,
+//! `{}`) all pair, a run of two or more tokens is tried only if it leaves every bracket with
+//! its partner: a run that takes half of a pair is almost never interesting there, and the
+//! rule halves the candidates on C++ (5,598 to 2,269 on 1,192 bytes of squeezed C++); each
+//! bracket alone is still tried. Deletions that leave the same bytes are
 //! tested once (the evaluator's cache), the identical-string rule of `myhill check`. It is
 //! C-Reduce's `rm-toks-N` and Shrink Ray's short deletions.
 //!
@@ -21,6 +25,7 @@
 //! [`ShortIntervals::MAX_TOKENS`] tokens.
 
 use super::patch::{Patch, SweepPass};
+use crate::driver::Driver;
 use crate::lex::{Class, lex};
 
 /// Deletes short runs of tokens; see the module doc.
@@ -34,16 +39,49 @@ impl ShortIntervals {
     pub const MAX_TOKENS: usize = 1000;
 }
 
+/// The bracket a token is, if any: `Some((kind, opens))` for `( ) [ ] { }`.
+fn bracket(class: Class) -> Option<(u8, bool)> {
+    match class {
+        Class::Punct(b'(') => Some((b'(', true)),
+        Class::Punct(b')') => Some((b'(', false)),
+        Class::Punct(b'[') => Some((b'[', true)),
+        Class::Punct(b']') => Some((b'[', false)),
+        Class::Punct(b'{') => Some((b'{', true)),
+        Class::Punct(b'}') => Some((b'{', false)),
+        _ => None,
+    }
+}
+
+/// Whether the brackets among `brackets` pair up, each closer with the opener before it.
+fn balanced(brackets: &[Option<(u8, bool)>]) -> bool {
+    let mut open: Vec<u8> = Vec::new();
+    for &b in brackets.iter().flatten() {
+        match b {
+            (kind, true) => open.push(kind),
+            (kind, false) => {
+                if open.pop() != Some(kind) {
+                    return false;
+                }
+            }
+        }
+    }
+    open.is_empty()
+}
+
 /// The candidates on `input`, longest runs first.
 fn candidates(input: &[u8]) -> Vec<Patch> {
-    let tokens: Vec<(usize, usize)> = lex(input)
+    let lexemes: Vec<_> = lex(input)
         .into_iter()
         .filter(|l| l.class != Class::Space)
-        .map(|l| (l.start, l.end))
         .collect();
-    if tokens.len() > ShortIntervals::MAX_TOKENS {
+    if lexemes.len() > ShortIntervals::MAX_TOKENS {
         return Vec::new();
     }
+    let tokens: Vec<(usize, usize)> = lexemes.iter().map(|l| (l.start, l.end)).collect();
+    let brackets: Vec<Option<(u8, bool)>> = lexemes.iter().map(|l| bracket(l.class)).collect();
+    // On input whose brackets all pair, a run of two or more tokens that leaves a bracket
+    // without its partner is not tried: the single tokens still are, each alone.
+    let whole_runs_only = balanced(&brackets);
     let end_of = |last: usize| {
         let end = tokens[last].1;
         match tokens.get(last + 1) {
@@ -54,7 +92,9 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
     let mut out = Vec::new();
     for width in (1..=ShortIntervals::MAX_RUN).rev() {
         for (first, &(start, _)) in tokens.iter().enumerate() {
-            if first + width <= tokens.len() {
+            if first + width <= tokens.len()
+                && (width == 1 || !whole_runs_only || balanced(&brackets[first..first + width]))
+            {
                 out.push(Patch::delete(start, end_of(first + width - 1)));
             }
         }
@@ -65,8 +105,8 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for ShortIntervals {
     const NAME: &'static str = "intervals/tokens";
 
-    fn patches(best: &[u8]) -> Vec<Patch> {
-        candidates(best)
+    fn patches(driver: &Driver) -> Vec<Patch> {
+        candidates(driver.best())
     }
 }
 
@@ -74,6 +114,33 @@ impl SweepPass for ShortIntervals {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The deleted text of each candidate on `input`.
+    fn deletions(input: &[u8]) -> Vec<String> {
+        candidates(input)
+            .iter()
+            .map(|p| {
+                let c = &p.cuts()[0];
+                String::from_utf8_lossy(&input[c.start..c.end]).into_owned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn on_paired_brackets_a_run_leaves_no_bracket_without_its_partner() {
+        let runs = deletions(b"f(a,b);g();");
+        assert!(runs.contains(&"(a,b)".to_string()), "{runs:?}");
+        assert!(runs.contains(&"g();".to_string()), "{runs:?}");
+        // A single bracket is still tried alone, never in a longer run.
+        assert!(runs.contains(&"(".to_string()), "{runs:?}");
+        assert!(
+            !runs
+                .iter()
+                .any(|r| r.len() > 1 && r.contains('(') != r.contains(')'))
+        );
+        // Where the brackets do not pair, every run is tried: one may be what pairs them.
+        assert!(deletions(b"f(a,b;g();").contains(&"(a".to_string()));
+    }
 
     proptest! {
         #[test]

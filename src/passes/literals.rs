@@ -17,6 +17,7 @@
 //! Cost: at most 3 tests per literal per run; the fixpoint shortens further.
 
 use super::patch::{Patch, SweepPass};
+use crate::driver::Driver;
 use crate::lex::{Class, lex};
 
 /// Shortens string literals; see the module doc.
@@ -63,8 +64,8 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for ShortenLiterals {
     const NAME: &'static str = "literals";
 
-    fn patches(best: &[u8]) -> Vec<Patch> {
-        candidates(best)
+    fn patches(driver: &Driver) -> Vec<Patch> {
+        candidates(driver.best())
     }
 }
 

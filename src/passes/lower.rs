@@ -21,6 +21,7 @@
 //! bytes (a tiny input's few bytes are usually all meaningful).
 
 use super::patch::{Cut, Patch, SweepPass};
+use crate::driver::Driver;
 
 /// Lowers bytes toward zero; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -74,8 +75,8 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for LowerBytes {
     const NAME: &'static str = "lower/bytes";
 
-    fn patches(best: &[u8]) -> Vec<Patch> {
-        candidates(best)
+    fn patches(driver: &Driver) -> Vec<Patch> {
+        candidates(driver.best())
     }
 }
 

@@ -23,7 +23,7 @@
 //!
 //! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals and Expressions are
 //! sweeps (`patch.rs`'s `SweepPass`): they state their candidates as patches of the input as
-//! the pass found it, most on the bracket structure of `structure.rs`, and test them in one
+//! the pass found it, most on the groups of the best's shared [`crate::Nesting`], and test them in one
 //! sweep; LengthAware sweeps too, over the records of the layout it infers.
 
 mod chunks;
@@ -44,7 +44,6 @@ mod records;
 mod rename;
 mod siblings;
 mod squeeze;
-mod structure;
 mod tree;
 mod units;
 

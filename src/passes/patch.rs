@@ -215,8 +215,9 @@ fn render(snapshot: &[u8], cuts: &[Cut]) -> Option<Vec<u8>> {
 pub trait SweepPass {
     /// The pass's name.
     const NAME: &'static str;
-    /// Its patches of `best`, in the order they are tried.
-    fn patches(best: &[u8]) -> Vec<Patch>;
+    /// Its patches of the driver's best, in the order they are tried. A pass that reads the
+    /// nesting reads the driver's shared [`crate::Nesting`].
+    fn patches(driver: &Driver) -> Vec<Patch>;
 }
 
 impl<T: SweepPass> Pass for T {
@@ -225,7 +226,7 @@ impl<T: SweepPass> Pass for T {
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let patches = T::patches(driver.best());
+        let patches = T::patches(driver);
         sweep(driver, &patches).map(drop)
     }
 }

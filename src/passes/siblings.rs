@@ -1,7 +1,7 @@
 //! Sibling runs: delete 2 to 8 consecutive elements of one sequence at once.
 //!
 //! Main type: [`SiblingRuns`], a [`crate::Pass`]. A sequence is the elements directly inside
-//! one bracket group, or at the top level (see `structure.rs`): words, numbers, literals,
+//! one bracket group, or at the top level (see the [`crate::Nesting`]): words, numbers, literals,
 //! punctuation and whole groups. Many deletions need several of them to go together: a
 //! definition `name ( ) { }` is three, a `"key": value,` pair four, an argument with its comma
 //! two. Binary splitting only tries power-of-two chunks at aligned offsets; this pass tries
@@ -24,7 +24,8 @@
 //! [`SiblingRuns::MAX_ELEMENTS`] elements (the deletion passes shrink them first).
 
 use super::patch::{Patch, SweepPass};
-use super::structure::Structure;
+use crate::driver::Driver;
+use crate::tree::Nesting;
 
 /// Deletes runs of sibling elements; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -48,8 +49,8 @@ fn run_end(input: &[u8], elements: &[(usize, usize)], last: usize) -> usize {
 }
 
 /// The candidates on `input`: every run of 2..=MAX_RUN elements, longest first.
-fn candidates(input: &[u8]) -> Vec<Patch> {
-    let s = Structure::new(input);
+fn candidates(s: &Nesting) -> Vec<Patch> {
+    let input = s.input();
     let total: usize = s.sequences().iter().map(Vec::len).sum();
     if total > SiblingRuns::MAX_ELEMENTS {
         return Vec::new();
@@ -72,8 +73,8 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for SiblingRuns {
     const NAME: &'static str = "siblings";
 
-    fn patches(best: &[u8]) -> Vec<Patch> {
-        candidates(best)
+    fn patches(driver: &Driver) -> Vec<Patch> {
+        candidates(&driver.nesting())
     }
 }
 
@@ -85,7 +86,7 @@ mod tests {
     #[test]
     fn a_definition_and_a_pair_are_runs() {
         let input = br#"{"a": 1, "b": 2}"#;
-        let runs: Vec<String> = candidates(input)
+        let runs: Vec<String> = candidates(&Nesting::new(input))
             .iter()
             .map(|p| {
                 String::from_utf8_lossy(&input[p.cuts()[0].start..p.cuts()[0].end]).into_owned()
@@ -100,7 +101,9 @@ mod tests {
     fn empty_and_unclosed_inputs_give_only_shrinking_candidates() {
         for input in [&b""[..], b"{(", b"{ ( a, b"] {
             assert!(
-                candidates(input).iter().all(|p| p.removed() > 0),
+                candidates(&Nesting::new(input))
+                    .iter()
+                    .all(|p| p.removed() > 0),
                 "{input:?}"
             );
         }
@@ -124,7 +127,7 @@ mod tests {
         fn candidates_shrink_and_keep_brackets_balanced(input in balanced()) {
             let input = input.into_bytes();
             let count = |b: &[u8], c: u8| b.iter().filter(|&&x| x == c).count();
-            for patch in candidates(&input) {
+            for patch in candidates(&Nesting::new(&input)) {
                 prop_assert!(patch.removed() > 0);
                 let c = &patch.cuts()[0];
                 let gone = &input[c.start..c.end];

@@ -1,9 +1,10 @@
 //! The tree strategies as a schedule pass: infer a tree from the current best and reduce over it.
 //!
 //! Main types: [`TreeStrategy`] (`hdd`, `hdd-probdd`, `perses`, `perses-probdd`, `tpdd`) and
-//! [`TreePass`], a [`Pass`] that, each time it runs, infers a tree from `driver.best()` with
-//! [`infer`] and drives the chosen policy through [`Driver::run_policy`], so candidates take the
-//! same path (cache, pool, oracle) as every other pass.
+//! [`TreePass`], a [`Pass`] that, each time it runs, takes the tree inferred from the best (its
+//! [`Driver::nesting`], see [`crate::infer`]) and drives the chosen policy through
+//! [`Driver::run_policy`], so candidates take the same path (cache, pool, oracle) as every other
+//! pass.
 //!
 //! ```
 //! use myhill::{Driver, EvalOptions, FnOracle, Pass, TreePass};
@@ -22,14 +23,15 @@
 //!
 //! Knobs are the pages' own: HDD starts at level 0, ProbDD's prior is 0.1, T-PDD's sigma 0.5;
 //! T-PDD's gain counts bytes rather than units (see [`TreeStrategy::policy`]).
-//! Limits: the tree is inferred afresh on every run of the pass, not kept across passes.
+//! Limits: the tree is that of the best when the pass starts; it is not rebuilt as the pass
+//! shrinks the best (the policy tracks what survives in the units).
 
 use crate::driver::Driver;
 use crate::error::Error;
 use crate::policy::{DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, TPdd};
 use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
-use crate::tree::{Tree, infer};
+use crate::tree::Tree;
 use crate::units::Units;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -138,14 +140,13 @@ impl Pass for TreePass {
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let Some(inferred) = infer(driver.best()) else {
+        let nesting = driver.nesting();
+        let Some(inferred) = nesting.inferred() else {
             return Ok(());
         };
         driver.count(Counter::TreeNodes, inferred.tree.len() as u64);
         driver.count(Counter::TreeDepth, inferred.tree.max_depth() as u64);
-        let mut policy = self
-            .strategy
-            .policy(Arc::new(inferred.tree), &inferred.units);
+        let mut policy = self.strategy.policy(inferred.tree.clone(), &inferred.units);
         driver.run_policy(&inferred.units, &mut policy).map(drop)
     }
 }

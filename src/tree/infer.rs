@@ -1,7 +1,9 @@
 //! Structure inferred from plain bytes, with no grammar: brackets, literals, lines, indentation and separators.
 //!
 //! Main function: [`infer`], which cuts an input into units (lexemes, each with the whitespace
-//! before it) and builds a [`Tree`] over them. The shape, from the top:
+//! before it) and builds a [`Tree`] over them. A reduction does not call it: it reads the tree
+//! of its best's [`super::Nesting`], which builds it with the same code from the lexemes and
+//! bracket pairs it already has. The shape, from the top:
 //!
 //! - the root (`file`) holds one list: the top-level sequence;
 //! - a sequence spanning several lines is a list of lines, nested by indentation: a line
@@ -37,20 +39,33 @@
 //! a comment the input did not have. Indentation compares raw whitespace byte counts.
 
 use super::{Kind, NodeId, Tree, TreeBuilder};
-use crate::lex::{Class, Lexeme, closer_of, pair_brackets};
+use crate::lex::{Class, Lexeme, closer_of, lex, pair_brackets};
 use crate::units::Units;
+use std::sync::Arc;
 
 /// An input's units and the tree inferred over them; unit `i` is leaf `i` of the tree.
 #[derive(Clone, Debug)]
 pub struct Inferred {
     /// The units: one per lexeme, with the whitespace before it.
     pub units: Units,
-    /// The tree; its leaf `i` is unit `i`.
-    pub tree: Tree,
+    /// The tree; its leaf `i` is unit `i`. Shared, so a policy can hold it.
+    pub tree: Arc<Tree>,
 }
 
 /// Infers a tree over `input`; `None` for an empty input, which has no units.
 pub fn infer(input: &[u8]) -> Option<Inferred> {
+    let lexemes = lex(input);
+    let partner = pair_brackets(&lexemes);
+    from_lexemes(input, &lexemes, &partner)
+}
+
+/// [`infer`] from the input's `lexemes` (every one, whitespace included) and their bracket
+/// pairs `partner`.
+pub(super) fn from_lexemes(
+    input: &[u8],
+    lexemes: &[Lexeme],
+    partner: &[Option<usize>],
+) -> Option<Inferred> {
     if input.is_empty() {
         return None;
     }
@@ -58,8 +73,23 @@ pub fn infer(input: &[u8]) -> Option<Inferred> {
         input.len() < u32::MAX as usize,
         "inputs are limited to 4 GiB"
     );
-    let lexemes = lex(input);
-    let layout = Layout::new(input, &lexemes);
+    // Whitespace goes with the lexeme after it: the tree is built over the others.
+    let mut kept = vec![usize::MAX; lexemes.len()];
+    let mut solid: Vec<Lexeme> = Vec::with_capacity(lexemes.len());
+    for (k, l) in lexemes.iter().enumerate() {
+        if l.class != Class::Space {
+            kept[k] = solid.len();
+            solid.push(*l);
+        }
+    }
+    let solid_partner: Vec<Option<usize>> = lexemes
+        .iter()
+        .zip(partner)
+        .filter(|(l, _)| l.class != Class::Space)
+        .map(|(_, p)| p.map(|p| kept[p]))
+        .collect();
+    let lexemes = solid;
+    let layout = Layout::new(input, &lexemes, solid_partner);
     let mut builder = Builder::new(&lexemes, &layout);
     let root = builder.build();
     let tree = builder
@@ -67,16 +97,10 @@ pub fn infer(input: &[u8]) -> Option<Inferred> {
         .build(root)
         .expect("inferred trees are well formed");
     let units = Units::from_pieces(layout.leaves.iter().map(|&(s, e)| &input[s..e]));
-    Some(Inferred { units, tree })
-}
-
-/// The lexemes the tree is built from: every lexeme but whitespace, which goes with the
-/// lexeme after it.
-fn lex(input: &[u8]) -> Vec<Lexeme> {
-    crate::lex::lex(input)
-        .into_iter()
-        .filter(|l| l.class != Class::Space)
-        .collect()
+    Some(Inferred {
+        units,
+        tree: Arc::new(tree),
+    })
 }
 
 /// Where each lexeme sits: its leaf's byte range, whether it starts a line, its indentation,
@@ -89,7 +113,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(input: &[u8], lexemes: &[Lexeme]) -> Layout {
+    fn new(input: &[u8], lexemes: &[Lexeme], partner: Vec<Option<usize>>) -> Layout {
         let n = lexemes.len();
         let mut leaves = Vec::with_capacity(n.max(1));
         let mut starts_line = Vec::with_capacity(n);
@@ -117,7 +141,6 @@ impl Layout {
             Some(last) => last.1 = input.len(),
             None => leaves.push((0, input.len())),
         }
-        let partner = pair_brackets(lexemes);
         Layout {
             leaves,
             starts_line,

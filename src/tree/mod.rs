@@ -45,8 +45,10 @@
 //! bridges cost a binary search over the configuration's runs per node they touch.
 
 mod infer;
+mod nesting;
 
 pub use infer::{Inferred, infer};
+pub use nesting::{Delim, Group, Nesting};
 
 use crate::idset::IdSet;
 use std::fmt;

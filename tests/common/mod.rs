@@ -98,6 +98,19 @@ impl Case {
     }
 }
 
+/// `myhill reduce` at two jobs kept in the run directory `run`, with `-o out.txt`, of the test
+/// `./t.sh` on `in.txt`: the run the resume tests stop, edit around and take up again.
+pub const KEPT_RUN: &[&str] = &[
+    "reduce",
+    "-j2",
+    "--run-dir",
+    "run",
+    "-o",
+    "out.txt",
+    "./t.sh",
+    "in.txt",
+];
+
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
