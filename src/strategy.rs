@@ -325,11 +325,13 @@ pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
 /// (deleting again what the files' edits made deletable).
 /// Each file's schedule starts with [`IndentBlocks`] on text: the files of a project are
 /// often indentation-structured source (Python, YAML, make), where line and token deletions
-/// stall on orphaned bodies (notes/dirs.md).
-pub fn directory_schedule(per_file: impl Fn() -> Schedule + 'static) -> Schedule {
+/// stall on orphaned bodies (notes/dirs.md); unless `skip` names it (the user's
+/// `--skip-pass`: the other names there are for the caller to skip).
+pub fn directory_schedule(per_file: impl Fn() -> Schedule + 'static, skip: &[String]) -> Schedule {
+    let indent = !skip.iter().any(|n| n == "indent/blocks");
     let per_file = move || {
         let mut schedule = per_file();
-        if !schedule.names().iter().any(|n| n == "indent/blocks") {
+        if indent && !schedule.names().iter().any(|n| n == "indent/blocks") {
             schedule
                 .passes
                 .insert(0, Box::new(Gated::new(Box::new(IndentBlocks), Needs::Text)));

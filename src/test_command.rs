@@ -694,7 +694,7 @@ impl TestCommand {
         result
     }
 
-    /// Writes `bytes` into `dir` as `NNNN-<hash>-<name>`, while fewer than
+    /// Writes `bytes` (a tree: the directory it encodes) into `dir` as `NNNN-<hash>-<name>`, while fewer than
     /// [`ALSO_INTERESTING_MAX`] are kept. A write that fails is skipped: it is a courtesy.
     fn keep_also_interesting(&self, bytes: &[u8], dir: &Path) {
         let n = self.also_kept.fetch_add(1, Ordering::Relaxed);
@@ -704,7 +704,11 @@ impl TestCommand {
         let hash = xxhash_rust::xxh3::xxh3_64(bytes);
         let _ = std::fs::create_dir_all(dir);
         let name = format!("{n:04}-{hash:016x}-{}", self.spec.file_name);
-        let _ = std::fs::write(dir.join(name), bytes);
+        // A tree is kept as a tree, as the user would look at it.
+        let _ = match Archive::decode(bytes) {
+            Ok(tree) if self.spec.tree => tree.write_to(&dir.join(name)),
+            _ => std::fs::write(dir.join(name), bytes),
+        };
     }
 
     /// Explains an uninteresting original: runs the test once more as myhill runs it (a test

@@ -212,3 +212,130 @@ fi
     entries.retain(|e| e != "tmp" && e != "slow" && e != "seen");
     assert_eq!(entries, ["proj", "proj.orig", "slow.sh", "t.sh"], "{err}");
 }
+
+/// Lines in a file (0 when it is not there).
+fn line_count(path: &Path) -> usize {
+    std::fs::read(path)
+        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_killed_tree_reduction_resumes_to_the_same_tree() {
+    // Each call of the test is logged, so the run can be killed half way.
+    let logged = |case: &Case| {
+        project(case);
+        let body = std::fs::read_to_string(case.path("t.sh")).unwrap();
+        let calls = case.path("calls");
+        case.script(
+            "t.sh",
+            &format!(
+                "echo x >> {}\nsleep 0.02\n{}",
+                calls.display(),
+                body.lines().skip(1).collect::<Vec<_>>().join("\n")
+            ),
+        );
+    };
+    let full = Case::new();
+    logged(&full);
+    let out = full.run(&["reduce", "-j1", "--run-dir", "run", "./t.sh", "proj"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let expected = listing(&full.path("proj"));
+    let full_tests = line_count(&full.path("calls"));
+
+    let case = Case::new();
+    logged(&case);
+    let before = listing(&case.path("proj"));
+    let mut child = case
+        .command(&["reduce", "-j1", "--run-dir", "run", "./t.sh", "proj"])
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while line_count(&case.path("calls")) < full_tests / 2 {
+        assert!(std::time::Instant::now() < deadline, "never got half way");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let killed_at = line_count(&case.path("calls"));
+    assert!(killed_at < full_tests, "killed too late");
+
+    let out = case.run(&["reduce", "--resume", "run", "-j", "2"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("taken from the run directory"), "{err}");
+    assert_eq!(listing(&case.path("proj")), expected, "{err}");
+    assert_eq!(
+        listing(&case.path("proj.orig")),
+        before,
+        "one backup, the original"
+    );
+    let mut entries = case.entries();
+    entries.retain(|e| e != "tmp");
+    assert_eq!(
+        entries,
+        ["calls", "proj", "proj.orig", "run", "t.sh"],
+        "{err}"
+    );
+    assert!(
+        line_count(&case.path("calls")) - killed_at < full_tests,
+        "the resumed run started over"
+    );
+}
+
+#[test]
+fn also_interesting_keeps_candidate_trees() {
+    let case = Case::new();
+    project(&case);
+    // Exit 3 for an uninteresting tree whose needed file kept its first line.
+    case.script(
+        "t3.sh",
+        &format!(
+            "{} \"$1\" && exit 0\ngrep -q first lib/needed.txt && exit 3\nexit 1",
+            case.path("t.sh").display()
+        ),
+    );
+    let out = case.run(&[
+        "reduce",
+        "-j1",
+        "--run-dir",
+        "run",
+        "--also-interesting",
+        "3",
+        "./t3.sh",
+        "proj",
+        "-o",
+        "out",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let kept: Vec<_> = std::fs::read_dir(case.path("run/also-interesting"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!kept.is_empty());
+    for tree in &kept {
+        assert!(tree.to_string_lossy().ends_with("-proj"), "{tree:?}");
+        let needed = std::fs::read_to_string(tree.join("lib/needed.txt")).unwrap();
+        assert!(needed.contains("first"), "{needed:?}");
+    }
+}
+
+#[test]
+fn skip_pass_leaves_indented_blocks_alone_in_a_tree() {
+    // `x = 1` indented under a header: only indent/blocks can bring it out to column 0.
+    let run = |skip: &[&str]| {
+        let case = Case::new();
+        std::fs::create_dir(case.path("proj")).unwrap();
+        std::fs::write(case.path("proj/f.py"), "def f():\n    x = 1\n    y = 2\n").unwrap();
+        case.script("t.sh", "grep -q 'x = 1' f.py");
+        let mut args = vec!["reduce", "-j1", "--passes", "split/lines"];
+        args.extend(skip);
+        args.extend(["./t.sh", "proj", "-o", "out"]);
+        let out = case.run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        std::fs::read_to_string(case.path("out/f.py")).unwrap()
+    };
+    assert_eq!(run(&[]), "x = 1\n");
+    assert_eq!(run(&["--skip-pass", "indent/blocks"]), "    x = 1\n");
+}

@@ -75,7 +75,7 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
         let started = Instant::now();
         let mut schedule = if session.tree {
             let per_file = strategy.clone();
-            myhill::directory_schedule(move || per_file.schedule())
+            myhill::directory_schedule(move || per_file.schedule(), &[])
         } else {
             strategy.schedule()
         };

@@ -15,6 +15,8 @@ pub fn schedule(args: &ReduceArgs) -> Result<Schedule, Fail> {
     };
     for name in &args.skip_pass {
         if is_tree_pass(name) && args.t.input.is_dir() {
+            // Checked against the directory's schedule (tree_schedule).
+            schedule.skip(name);
             continue;
         }
         if !schedule.skip(name) {
@@ -27,23 +29,27 @@ pub fn schedule(args: &ReduceArgs) -> Result<Schedule, Fail> {
     Ok(schedule)
 }
 
-/// Whether `name` is one of the passes over a whole tree.
+/// Whether `name` is one of the passes a directory's schedule adds: those over the whole
+/// tree, and `indent/blocks` in each file's.
 pub fn is_tree_pass(name: &str) -> bool {
-    name.starts_with("files/")
+    name.starts_with("files/") || name == "indent/blocks"
 }
 
 /// The schedule for a directory: [`myhill::directory_schedule`] around the one-file schedule the
-/// arguments ask for (a fresh one per file), without the tree passes `--skip-pass` names.
+/// arguments ask for (a fresh one per file), without the passes `--skip-pass` names.
 pub fn tree_schedule(args: &ReduceArgs) -> Result<Schedule, Fail> {
     let per_file = args.clone();
     // Checked here, so the fresh copies cannot fail.
     schedule(&per_file)?;
-    let mut schedule =
-        myhill::directory_schedule(move || schedule(&per_file).expect("a schedule checked once"));
-    for name in args.skip_pass.iter().filter(|n| is_tree_pass(n)) {
+    let mut schedule = myhill::directory_schedule(
+        move || schedule(&per_file).expect("a schedule checked once"),
+        &args.skip_pass,
+    );
+    for name in args.skip_pass.iter().filter(|n| n.starts_with("files/")) {
         if !schedule.skip(name) {
             return Err(Fail::usage(format!(
-                "--skip-pass {name}: no such pass; a directory has files/delete and files/each"
+                "--skip-pass {name}: no such pass; a directory has {}",
+                schedule.names().join(", ")
             )));
         }
     }

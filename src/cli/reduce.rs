@@ -627,7 +627,7 @@ fn check_untouched(run: &RunDir, args: &ReduceArgs, out: &Path) -> Result<(), Fa
          best so far is in {dir}/best",
         input.display()
     );
-    if let Ok(bytes) = std::fs::read(input)
+    if let Some(bytes) = read_as_run_does(input)
         && !run.knows(&bytes)
     {
         let what = if args.output.is_none() && out == run.info().output {
@@ -642,7 +642,7 @@ fn check_untouched(run: &RunDir, args: &ReduceArgs, out: &Path) -> Result<(), Fa
     }
     let written = !run.info().first_check.is_empty() && run.info().output == out;
     if written
-        && let Ok(bytes) = std::fs::read(out)
+        && let Some(bytes) = read_as_run_does(out)
         && !run.knows(&bytes)
     {
         return Err(Fail::usage(format!(
@@ -652,6 +652,15 @@ fn check_untouched(run: &RunDir, args: &ReduceArgs, out: &Path) -> Result<(), Fa
         )));
     }
     Ok(())
+}
+
+/// What is at `path` as a run keeps it: a file's bytes, a directory's encoded tree.
+fn read_as_run_does(path: &Path) -> Option<Vec<u8>> {
+    if path.is_dir() {
+        myhill::Archive::from_dir(path).ok().map(|t| t.encode())
+    } else {
+        std::fs::read(path).ok()
+    }
 }
 
 /// The end of a run that got past its first check: the exit status, the summary and the

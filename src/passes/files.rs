@@ -298,7 +298,7 @@ mod tests {
                     .schedule()
             };
             let finished = reduction
-                .run(&mut crate::strategy::directory_schedule(default))
+                .run(&mut crate::strategy::directory_schedule(default, &[]))
                 .unwrap();
             results.push((finished.best, finished.report.eval.tests_run));
         }
