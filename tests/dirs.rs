@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Case, json, signal, stderr, wait_for};
+use common::{Case, json, line_count, signal, stderr, wait_for};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Stdio;
@@ -211,13 +211,6 @@ fi
     let mut entries = case.entries();
     entries.retain(|e| e != "tmp" && e != "slow" && e != "seen");
     assert_eq!(entries, ["proj", "proj.orig", "slow.sh", "t.sh"], "{err}");
-}
-
-/// Lines in a file (0 when it is not there).
-fn line_count(path: &Path) -> usize {
-    std::fs::read(path)
-        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
-        .unwrap_or(0)
 }
 
 #[test]

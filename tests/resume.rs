@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Case, KEPT_RUN, stderr};
+use common::{Case, KEPT_RUN, line_count, stderr};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,12 +23,6 @@ fn lines_case() -> Case {
     case
 }
 
-fn lines(path: &Path) -> usize {
-    std::fs::read(path)
-        .map(|b| b.iter().filter(|&&c| c == b'\n').count())
-        .unwrap_or(0)
-}
-
 #[test]
 fn a_killed_run_resumes_to_the_same_result_without_testing_again() {
     // The uninterrupted run, for reference.
@@ -36,7 +30,7 @@ fn a_killed_run_resumes_to_the_same_result_without_testing_again() {
     let out = full.run(&["reduce", "-j1", "--run-dir", "run", "./t.sh", "in.txt"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let expected = full.read("in.txt");
-    let full_tests = lines(&full.path("run/tests.jsonl"));
+    let full_tests = line_count(&full.path("run/tests.jsonl"));
     assert_eq!(
         std::fs::read_to_string(full.path("run/best"))
             .unwrap()
@@ -52,14 +46,14 @@ fn a_killed_run_resumes_to_the_same_result_without_testing_again() {
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
-    while lines(&case.path("calls")) < full_tests / 2 {
+    while line_count(&case.path("calls")) < full_tests / 2 {
         assert!(Instant::now() < deadline, "the run never got half way");
         std::thread::sleep(Duration::from_millis(5));
     }
     child.kill().unwrap();
     child.wait().unwrap();
     std::thread::sleep(Duration::from_millis(100));
-    let before = lines(&case.path("run/tests.jsonl"));
+    let before = line_count(&case.path("run/tests.jsonl"));
     assert!(
         before < full_tests,
         "killed too late: {before} of {full_tests}"
@@ -77,9 +71,9 @@ fn a_killed_run_resumes_to_the_same_result_without_testing_again() {
         stderr(&out)
     );
     assert_eq!(case.read("in.txt"), expected);
-    let calls_after = lines(&case.path("calls"));
+    let calls_after = line_count(&case.path("calls"));
     assert!(calls_after > 0);
-    let resumed_tests = lines(&case.path("run/tests.jsonl")) - before;
+    let resumed_tests = line_count(&case.path("run/tests.jsonl")) - before;
     // -j 3 may speculate; at one job the count would be exact. What is never run again is
     // any candidate whose verdict the killed run kept.
     let log = std::fs::read_to_string(case.path("run/tests.jsonl")).unwrap();
@@ -126,12 +120,12 @@ fn a_finished_run_resumed_runs_no_test() {
     let out = case.run(&["reduce", "-j2", "--run-dir", "run", "./t.sh", "in.txt"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let result = case.read("in.txt");
-    let calls = lines(&case.path("calls"));
+    let calls = line_count(&case.path("calls"));
     let out = case.run(&["reduce", "--resume", "run", "-j1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(case.read("in.txt"), result);
     // Only the final confirmation's re-run may run: every other verdict is on disk.
-    assert!(lines(&case.path("calls")) <= calls + 1);
+    assert!(line_count(&case.path("calls")) <= calls + 1);
     // Every step on disk rebuilds the result from the original.
     let steps = myhill::replay_steps(&case.path("run")).unwrap();
     assert_eq!(steps.last().unwrap(), &result);
@@ -261,8 +255,8 @@ fn a_launcher_runs_every_test_and_hears_of_every_cancel() {
         "in.txt",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let launches = lines(&log);
-    assert!(launches >= lines(&case.path("calls")));
+    let launches = line_count(&log);
+    assert!(launches >= line_count(&case.path("calls")));
     assert!(launches > 10);
     // Every launch ended by itself or was told to stop with SIGTERM (which srun turns into
     // cancelling its job step): none was killed without a word.

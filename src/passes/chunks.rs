@@ -666,7 +666,12 @@ mod tests {
     use crate::oracle::FnOracle;
 
     fn texts(input: &[u8]) -> Vec<String> {
-        forms(input, input.len() / OPEN_SHARE)
+        texts_opening(input, input.len() / OPEN_SHARE)
+    }
+
+    /// The forms' texts, groups of more than `open` bytes opened.
+    fn texts_opening(input: &[u8], open: usize) -> Vec<String> {
+        forms(input, open)
             .iter()
             .map(|f| String::from_utf8_lossy(&input[f.start as usize..f.end as usize]).into_owned())
             .collect()
@@ -675,10 +680,7 @@ mod tests {
     #[test]
     fn declarations_blocks_and_directives_are_forms() {
         let input = b"#pragma once\nstruct S {\n  int x;\n};\nint f(int a)\n{\n  return a;\n}\nint y = 1, z;\n";
-        let got: Vec<String> = forms(input, usize::MAX)
-            .iter()
-            .map(|f| String::from_utf8_lossy(&input[f.start as usize..f.end as usize]).into_owned())
-            .collect();
+        let got = texts_opening(input, usize::MAX);
         assert_eq!(
             got,
             [
@@ -720,10 +722,7 @@ mod tests {
     #[test]
     fn namespace_and_linkage_blocks_are_opened_whatever_their_size() {
         let input = b"namespace a __attribute__ ((__visibility__ (\"default\"))) {\nint v0;\nint v1;\n}\nextern \"C\" {\nint w;\n}\nextern \"C\" int f(int) { return 0; }\nstruct S { int x; };\n";
-        let got: Vec<String> = forms(input, usize::MAX)
-            .iter()
-            .map(|f| String::from_utf8_lossy(&input[f.start as usize..f.end as usize]).into_owned())
-            .collect();
+        let got = texts_opening(input, usize::MAX);
         assert_eq!(
             got,
             [
