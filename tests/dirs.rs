@@ -332,3 +332,22 @@ fn skip_pass_leaves_indented_blocks_alone_in_a_tree() {
     assert_eq!(run(&[]), "x = 1\n");
     assert_eq!(run(&["--skip-pass", "indent/blocks"]), "    x = 1\n");
 }
+
+#[test]
+fn resume_refuses_a_tree_edited_since_the_run() {
+    let case = Case::new();
+    project(&case);
+    let out = case.run(&["reduce", "-j1", "--run-dir", "run", "./t.sh", "proj"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The user edits the reduced tree by hand: resuming must not overwrite the edit.
+    let edited = case.path("proj/lib/needed.txt");
+    std::fs::write(&edited, "my own KEY line\n").unwrap();
+    let out = case.run(&["reduce", "--resume", "run"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("changed since"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&edited).unwrap(),
+        "my own KEY line\n"
+    );
+}
