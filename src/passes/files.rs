@@ -266,19 +266,24 @@ mod tests {
         .unwrap()
     }
 
+    /// The content of the file at `path` in `tree`, empty if there is none.
+    fn content_of(tree: &Archive, path: &[u8]) -> Vec<u8> {
+        tree.entries()
+            .iter()
+            .find_map(|e| match &e.kind {
+                EntryKind::File(c) if e.path == path => Some(c.clone()),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
     /// Interesting while main.py imports pkg.calc and pkg/calc.py still says "Y".
     fn interesting(bytes: &[u8]) -> bool {
         let Ok(tree) = Archive::decode(bytes) else {
             return false;
         };
-        let content = |p: &[u8]| {
-            tree.entries().iter().find_map(|e| match &e.kind {
-                EntryKind::File(c) if e.path == p => Some(c.clone()),
-                _ => None,
-            })
-        };
-        let main = content(b"main.py").unwrap_or_default();
-        let calc = content(b"pkg/calc.py").unwrap_or_default();
+        let main = content_of(&tree, b"main.py");
+        let calc = content_of(&tree, b"pkg/calc.py");
         main.windows(9).any(|w| w == b"pkg.calc\n") && calc.contains(&b'Y')
     }
 
@@ -319,14 +324,8 @@ mod tests {
             let Ok(tree) = Archive::decode(b) else {
                 return false;
             };
-            let content = |p: &[u8]| {
-                tree.entries().iter().find_map(|e| match &e.kind {
-                    EntryKind::File(c) if e.path == p => Some(c.clone()),
-                    _ => None,
-                })
-            };
-            let run = content(b"run.sh").unwrap_or_default();
-            let lib = content(b"lib.sh").unwrap_or_default();
+            let run = content_of(&tree, b"run.sh");
+            let lib = content_of(&tree, b"lib.sh");
             run == b"BUG" || (run == b". lib.sh" && lib == b"BUG")
         });
         let tree = Archive::new(vec![

@@ -26,7 +26,7 @@
 
 use super::patch::{Patch, SweepPass};
 use crate::driver::Driver;
-use crate::lex::{Class, lex};
+use crate::lex::{Class, lex, pair_brackets};
 
 /// Deletes short runs of tokens; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -39,35 +39,6 @@ impl ShortIntervals {
     pub const MAX_TOKENS: usize = 1000;
 }
 
-/// The bracket a token is, if any: `Some((kind, opens))` for `( ) [ ] { }`.
-fn bracket(class: Class) -> Option<(u8, bool)> {
-    match class {
-        Class::Punct(b'(') => Some((b'(', true)),
-        Class::Punct(b')') => Some((b'(', false)),
-        Class::Punct(b'[') => Some((b'[', true)),
-        Class::Punct(b']') => Some((b'[', false)),
-        Class::Punct(b'{') => Some((b'{', true)),
-        Class::Punct(b'}') => Some((b'{', false)),
-        _ => None,
-    }
-}
-
-/// Whether the brackets among `brackets` pair up, each closer with the opener before it.
-fn balanced(brackets: &[Option<(u8, bool)>]) -> bool {
-    let mut open: Vec<u8> = Vec::new();
-    for &b in brackets.iter().flatten() {
-        match b {
-            (kind, true) => open.push(kind),
-            (kind, false) => {
-                if open.pop() != Some(kind) {
-                    return false;
-                }
-            }
-        }
-    }
-    open.is_empty()
-}
-
 /// The candidates on `input`, longest runs first.
 fn candidates(input: &[u8]) -> Vec<Patch> {
     let lexemes: Vec<_> = lex(input)
@@ -78,10 +49,20 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
         return Vec::new();
     }
     let tokens: Vec<(usize, usize)> = lexemes.iter().map(|l| (l.start, l.end)).collect();
-    let brackets: Vec<Option<(u8, bool)>> = lexemes.iter().map(|l| bracket(l.class)).collect();
+    let partner = pair_brackets(&lexemes);
     // On input whose brackets all pair, a run of two or more tokens that leaves a bracket
     // without its partner is not tried: the single tokens still are, each alone.
-    let whole_runs_only = balanced(&brackets);
+    let whole_runs_only = lexemes.iter().zip(&partner).all(|(l, p)| {
+        p.is_some()
+            || !matches!(
+                l.class,
+                Class::Punct(b'(' | b')' | b'[' | b']' | b'{' | b'}')
+            )
+    });
+    let keeps_pairs = |run: std::ops::Range<usize>| {
+        run.clone()
+            .all(|i| partner[i].is_none_or(|p| run.contains(&p)))
+    };
     let end_of = |last: usize| {
         let end = tokens[last].1;
         match tokens.get(last + 1) {
@@ -93,7 +74,7 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
     for width in (1..=ShortIntervals::MAX_RUN).rev() {
         for (first, &(start, _)) in tokens.iter().enumerate() {
             if first + width <= tokens.len()
-                && (width == 1 || !whole_runs_only || balanced(&brackets[first..first + width]))
+                && (width == 1 || !whole_runs_only || keeps_pairs(first..first + width))
             {
                 out.push(Patch::delete(start, end_of(first + width - 1)));
             }
