@@ -262,7 +262,9 @@ fn walk(input: &[u8], pairs: &[(u32, u32)], open_above: usize, step: &mut dyn Fn
 }
 
 /// Every bracket pair of `input` as [`crate::lex::pair_brackets`] pairs them: (where the
-/// opening bracket starts, where the closing one starts), sorted.
+/// opening bracket starts, where the closing one starts), sorted. It streams the lexemes
+/// rather than calling `pair_brackets`, which needs them all at once: on a large input this
+/// keeps 8 bytes per pair instead of every lexeme.
 fn bracket_pairs(input: &[u8]) -> Vec<(u32, u32)> {
     let mut pairs = Vec::new();
     let mut stack: Vec<(u8, u32)> = Vec::new();
