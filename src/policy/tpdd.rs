@@ -200,6 +200,11 @@ impl TPdd {
         let tree = &*self.tree;
         let mut up = Some(d);
         while let Some(a) = up.filter(|&a| a != tree.root()) {
+            // Above the last uncertain node a `q` feeds no gain (such as the top-level list's,
+            // whose product runs over every top-level element): the walk stops there.
+            if self.belief[a.index()] >= 1.0 && search.uncertain_up[a.index()] == u32::MAX {
+                break;
+            }
             search.q[a.index()] = self.q_of(a, liveness, &search.q);
             up = tree.parent(a);
         }
