@@ -26,7 +26,8 @@ use crate::error::Error;
 use crate::passes::{
     DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks,
     Integers, LengthAware, LowerBytes, Needs, Partition, ShortIntervals, ShortenIdentifiers,
-    ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks, TreePass, TreeStrategy, UnitPass,
+    ShortenLiterals, SiblingRuns, SqueezeWhitespace, StripComments, TopChunks, TreePass,
+    TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -217,6 +218,10 @@ const PASSES: &[(Make, &str)] = &[
     (
         Make::Fixed(|| Box::new(SqueezeWhitespace)),
         "shorten every whitespace run and trim the ends, in one test",
+    ),
+    (
+        Make::Fixed(|| Box::new(StripComments)),
+        "delete every comment, in one test (then the line comments alone, then the block comments)",
     ),
     (
         Make::Fixed(|| Box::new(SiblingRuns)),
