@@ -99,7 +99,10 @@ mod tests {
         assert_eq!(all(b"a /* x */ b"), b"a  b");
         assert_eq!(all(b"/* x */b"), b"b");
         assert_eq!(all(b"# note\n#include <x>\n"), b"\n#include <x>\n");
-        assert_eq!(all(b"s = \"// not a comment\";"), b"s = \"// not a comment\";");
+        assert_eq!(
+            all(b"s = \"// not a comment\";"),
+            b"s = \"// not a comment\";"
+        );
         assert_eq!(all(b"tail // no newline"), b"tail ");
     }
 
