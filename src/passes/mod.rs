@@ -1,6 +1,7 @@
 //! Every pass myhill runs, each a [`crate::Pass`] that only proposes candidates.
 //!
 //! - [`TopChunks`]: deletes long runs of top-level forms, from halves down, on large inputs.
+//! - [`DeadDeclarations`]: deletes top-level declarations whose names nobody mentions.
 //! - [`UnitPass`]: a policy over lines, tokens or bytes.
 //! - [`Partition`]: binary splitting over lines, tokens or bytes, by partition when the run batches.
 //! - [`TreePass`]: HDD, Perses or T-PDD over a tree inferred from the bytes.
@@ -29,6 +30,7 @@
 
 mod chunks;
 mod comments;
+mod dead;
 mod dfa;
 mod expressions;
 mod files;
@@ -51,9 +53,10 @@ mod units;
 
 pub use chunks::TopChunks;
 pub use comments::{StripComments, strip_comments};
+pub use dead::DeadDeclarations;
 pub use dfa::DfaPass;
 pub use expressions::Expressions;
-pub use files::{FilesDelete, FilesEach, FilesHoist};
+pub use files::{FilesBypass, FilesDelete, FilesEach, FilesHoist};
 pub use gate::{Gated, Needs, is_text};
 pub use hoist::Hoist;
 pub use hollow::Hollow;
