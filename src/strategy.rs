@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 18);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 19);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -24,9 +24,10 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks,
-    Integers, LengthAware, LowerBytes, Needs, Partition, ShortIntervals, ShortenIdentifiers,
-    ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks, TreePass, TreeStrategy, UnitPass,
+    DeadDeclarations, DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist,
+    Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition, ShortIntervals,
+    ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks, TreePass,
+    TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -56,7 +57,7 @@ impl std::fmt::Debug for StrategyInfo {
 pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         name: "default",
-        what: "on a large input runs of function bodies emptied and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
         schedule: |units| match units {
             None => fixpoint(default_passes()),
             Some(g) => fixpoint(vec![Box::new(Partition::new(g))]),
@@ -171,6 +172,10 @@ const PASSES: &[(Make, &str)] = &[
     (
         Make::Fixed(|| Box::new(TopChunks::bodies(0))),
         "empty runs of function bodies (`) {..}` becomes `) {}`), back to front, halving the run from all bodies down to one",
+    ),
+    (
+        Make::Fixed(|| Box::new(DeadDeclarations::new(0))),
+        "delete the top-level declarations whose names no other form mentions (a lexical index, built again after each deletion), all at once, then halves",
     ),
     (
         Make::Fixed(|| Box::new(LengthAware::default())),
@@ -434,6 +439,7 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(DfaPass::probe(Bytes, PROBE_BYTES).with_max_alphabet(PROBE_ALPHABET)),
         Box::new(TopChunks::bodies(TopChunks::LARGE)),
+        Box::new(DeadDeclarations::new(TopChunks::LARGE)),
         Box::new(TopChunks::new(TopChunks::LARGE)),
         gated(LengthAware::default(), Needs::Binary),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),

@@ -51,7 +51,7 @@ use crate::schedule::Pass;
 
 /// A form opens into its largest group's contents when it holds more than this fraction of
 /// the input (1/16): a wrapper that large would make the first sweeps all-or-nothing.
-const OPEN_SHARE: usize = 16;
+pub(super) const OPEN_SHARE: usize = 16;
 
 /// On binary input the forms are blocks of bytes: at most this many of them.
 const MAX_BLOCKS: usize = 4096;
@@ -59,10 +59,10 @@ const MAX_BLOCKS: usize = 4096;
 /// One deletable unit: `start..end` of the best, and which sequence it belongs to (a run of
 /// deletion never mixes two).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Form {
-    start: u32,
-    end: u32,
-    seq: u32,
+pub(super) struct Form {
+    pub(super) start: u32,
+    pub(super) end: u32,
+    pub(super) seq: u32,
 }
 
 /// Deletes runs of top-level forms, halving the run length, on inputs of at least `min_bytes`.
@@ -356,7 +356,7 @@ impl Cutter {
 
 /// The forms of `input`, in order; a group longer than `open_above` bytes is opened: its
 /// contents are forms, and the form around it is not one.
-fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
+pub(super) fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
     if input.is_empty() {
         return Vec::new();
     }
@@ -558,7 +558,7 @@ fn span(input: &[u8], forms: &[Form], a: usize, b: usize) -> (usize, usize) {
 /// The byte ranges deleted with forms `a..b`, in order: one [`span`] per stretch of the run
 /// inside one sequence (a run may cross from one group's contents into the next; the
 /// brackets and heads between stay, so brackets stay balanced).
-fn spans(input: &[u8], forms: &[Form], a: usize, b: usize) -> Vec<(usize, usize)> {
+pub(super) fn spans(input: &[u8], forms: &[Form], a: usize, b: usize) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut s = a;
     while s < b {

@@ -1,6 +1,7 @@
 //! Every pass myhill runs, each a [`crate::Pass`] that only proposes candidates.
 //!
 //! - [`TopChunks`]: deletes long runs of top-level forms, from halves down, on large inputs.
+//! - [`DeadDeclarations`]: deletes top-level declarations whose names nobody mentions.
 //! - [`UnitPass`]: a policy over lines, tokens or bytes.
 //! - [`Partition`]: binary splitting over lines, tokens or bytes, by partition when the run batches.
 //! - [`TreePass`]: HDD, Perses or T-PDD over a tree inferred from the bytes.
@@ -27,6 +28,7 @@
 //! sweep; LengthAware sweeps too, over the records of the layout it infers.
 
 mod chunks;
+mod dead;
 mod dfa;
 mod expressions;
 mod files;
@@ -48,6 +50,7 @@ mod tree;
 mod units;
 
 pub use chunks::TopChunks;
+pub use dead::DeadDeclarations;
 pub use dfa::DfaPass;
 pub use expressions::Expressions;
 pub use files::{FilesDelete, FilesEach, FilesHoist};

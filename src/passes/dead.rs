@@ -1,0 +1,837 @@
+//! Deleting declarations nobody mentions: the top-level forms of C-family code whose declared
+//! names appear in no other form, all at once, then in halves.
+//!
+//! Main type: [`DeadDeclarations`], a pass that runs only on text inputs of at least its
+//! `min_bytes`. It cuts the best into forms as `chunks/forms` does (namespace and linkage
+//! blocks opened), reads from each form's head the names it declares (a class, struct, union
+//! or enum and its enumerators; a function, a variable, a `typedef` or `using` alias), and
+//! builds a lexical index: which forms declare each name, and whether any other form mentions
+//! it. A form is *dead* when it declares at least one name and none of its names is mentioned
+//! outside the forms that declare the same name (overloads, specializations and forward
+//! declarations do not keep each other alive; a class does not keep the out-of-line
+//! definitions of its own members alive). The dead forms are deleted in runs of the dead list,
+//! the whole list first, then halves, back to front, as the chunk passes do; after every
+//! accepted deletion the index is built again (once per best, linear in the input), and a new
+//! round starts while a round paid, since a deletion makes more names unmentioned.
+//!
+//! After the bodies of a large file's functions are emptied (`chunks/bodies`), most of a
+//! preprocessed header's declarations are mentioned by nobody; a run of the forms pass fails
+//! when any of its hundreds of forms is used, where the dead list holds only forms whose
+//! deletion leaves no name dangling. This is the "remove unused function" and "remove unused
+//! declaration" work of C-Reduce's and C-Vise's clang passes, done on words instead of a
+//! compiler's symbol table.
+//!
+//! ```
+//! use myhill::{DeadDeclarations, Driver, EvalOptions, FnOracle, Pass};
+//! let input = "struct A { int x; };\nstruct B { A a; };\nint f(B b) {}\nint g(int) {}\nint main() { return g(1); }\n";
+//! let oracle = FnOracle::new(|b: &[u8]| b.windows(4).any(|w| w == b"g(1)"));
+//! let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+//! DeadDeclarations::new(0).run(&mut driver).unwrap();
+//! assert_eq!(driver.best(), b"int g(int) {}\nint main() { return g(1); }\n");
+//! ```
+//!
+//! Limits: names are read by shape, not by a grammar, and matched by spelling, whatever their
+//! scope: a name declared in two scopes is alive if either is mentioned, and a use the words do
+//! not show (an operator, a function found by argument-dependent lookup, the entry point that
+//! holds the behaviour) is found by the test, one failed halving at a time. Operator
+//! definitions and forms whose head it cannot read are never deleted here: `chunks/forms` and
+//! the finer passes take them.
+
+use super::chunks::{Form, forms, spans};
+use super::gate::is_text;
+use crate::driver::Driver;
+use crate::eval::content_key;
+use crate::lex::Class;
+use crate::report::Stop;
+use crate::schedule::Pass;
+use std::collections::{HashMap, HashSet};
+
+/// Deletes top-level declarations whose names nobody mentions, on text inputs of at least
+/// `min_bytes`.
+#[derive(Clone, Debug)]
+pub struct DeadDeclarations {
+    min_bytes: usize,
+    /// The content keys of forms the test needed: deleting one alone failed. They stay out of
+    /// the dead list (the entry point holding the behaviour is mentioned by nobody, yet
+    /// needed), so later rounds do not find them again by halving.
+    needed: HashSet<u128>,
+}
+
+impl DeadDeclarations {
+    /// The pass, run on inputs of at least `min_bytes` bytes.
+    pub fn new(min_bytes: usize) -> DeadDeclarations {
+        DeadDeclarations {
+            min_bytes,
+            needed: HashSet::new(),
+        }
+    }
+}
+
+/// A new round of the pass starts when the last one removed at least this fraction of the
+/// input (1/32).
+const ROUND_SHARE: usize = 32;
+
+/// The pass hands over when its last [`RATE_WINDOW`] judged candidates removed less than
+/// 1/`RATE_SHARE` of the input per test (1/1024): past the bulk, its single declarations cost
+/// a test each, which the next passes spend better.
+const RATE_SHARE: usize = 1024;
+
+/// How many of the last judged candidates the yield is measured over.
+const RATE_WINDOW: usize = 16;
+
+/// The bytes the last candidates removed, one entry per judged candidate.
+#[derive(Default)]
+struct Rate {
+    gains: std::collections::VecDeque<usize>,
+}
+
+impl Rate {
+    /// Records `judged` candidates that removed `removed` bytes in all, the best now `len`
+    /// bytes; whether the window is full and its yield below the bar.
+    fn judged(&mut self, judged: usize, removed: usize, len: usize) -> bool {
+        for i in 0..judged {
+            self.gains
+                .push_back(if i + 1 == judged { removed } else { 0 });
+            if self.gains.len() > RATE_WINDOW {
+                self.gains.pop_front();
+            }
+        }
+        self.gains.len() == RATE_WINDOW
+            && self.gains.iter().sum::<usize>() < RATE_WINDOW * (len / RATE_SHARE)
+    }
+}
+
+/// A lexeme of a form's head that is not space or a comment.
+#[derive(Clone, Copy, Debug)]
+struct Tok<'a> {
+    class: Class,
+    text: &'a [u8],
+}
+
+/// What a form declares: its names, and for an out-of-line member (`A<T>::f(..)`) the class it
+/// belongs to.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Declared<'a> {
+    names: Vec<&'a [u8]>,
+    owner: Option<&'a [u8]>,
+}
+
+/// Words that open a declaration without being its name.
+const LEADING: &[&[u8]] = &[
+    b"template",
+    b"extern",
+    b"static",
+    b"inline",
+    b"__inline",
+    b"__inline__",
+    b"constexpr",
+    b"consteval",
+    b"constinit",
+    b"__extension__",
+    b"friend",
+    b"virtual",
+    b"explicit",
+    b"thread_local",
+    b"register",
+    b"_Noreturn",
+];
+
+/// Words before a `(` that are not the name of a function.
+const NOT_FUNCTIONS: &[&[u8]] = &[
+    b"__attribute__",
+    b"__attribute",
+    b"alignas",
+    b"_Alignas",
+    b"decltype",
+    b"__decltype",
+    b"noexcept",
+    b"throw",
+    b"sizeof",
+    b"alignof",
+    b"__alignof__",
+    b"typeof",
+    b"__typeof__",
+    b"__typeof",
+    b"__asm__",
+    b"__asm",
+    b"asm",
+    b"__declspec",
+];
+
+/// Keywords and built-in types: never a declared name.
+const KEYWORDS: &[&[u8]] = &[
+    b"void",
+    b"bool",
+    b"char",
+    b"short",
+    b"int",
+    b"long",
+    b"float",
+    b"double",
+    b"signed",
+    b"unsigned",
+    b"const",
+    b"volatile",
+    b"auto",
+    b"wchar_t",
+    b"char8_t",
+    b"char16_t",
+    b"char32_t",
+    b"__int128",
+    b"_Bool",
+    b"typename",
+    b"class",
+    b"struct",
+    b"union",
+    b"enum",
+    b"namespace",
+    b"return",
+    b"this",
+    b"nullptr",
+    b"true",
+    b"false",
+    b"override",
+    b"final",
+    b"noexcept",
+    b"default",
+    b"delete",
+    b"new",
+    b"__restrict",
+    b"__restrict__",
+    b"restrict",
+];
+
+fn is_word(t: &Tok, text: &[u8]) -> bool {
+    t.class == Class::Word && t.text == text
+}
+
+fn is_punct(t: &Tok, b: u8) -> bool {
+    t.class == Class::Punct(b)
+}
+
+/// A name a form may declare: a word that is no keyword.
+fn name_word<'a>(t: &Tok<'a>) -> Option<&'a [u8]> {
+    (t.class == Class::Word && !KEYWORDS.contains(&t.text)).then_some(t.text)
+}
+
+/// The top of a declaration: the indices of `toks` outside every bracket group and every
+/// template argument list, each group standing as its opening bracket (the argument lists of
+/// `name<..>` are left out). Stops at an argument list that does not close.
+fn top(toks: &[Tok]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        match t.class {
+            Class::Punct(b'(' | b'[' | b'{') => {
+                out.push(i);
+                i = close_of(toks, i);
+            }
+            Class::Punct(b'<')
+                if out.last().is_some_and(|&p| {
+                    toks[p].class == Class::Word && toks[p].text != b"operator"
+                }) =>
+            {
+                match angles_end(toks, i) {
+                    Some(end) => i = end,
+                    None => break,
+                }
+            }
+            _ => {
+                out.push(i);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The index after the group opened at `open`, or the end.
+fn close_of(toks: &[Tok], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (j, t) in toks.iter().enumerate().skip(open) {
+        match t.class {
+            Class::Punct(b'(' | b'[' | b'{') => depth += 1,
+            Class::Punct(b')' | b']' | b'}') => {
+                depth -= 1;
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    toks.len()
+}
+
+/// The index after the `>` closing the argument list opened at `open`, if it closes.
+fn angles_end(toks: &[Tok], open: usize) -> Option<usize> {
+    let (mut angles, mut depth) = (0usize, 0usize);
+    for (j, t) in toks.iter().enumerate().skip(open) {
+        match t.class {
+            Class::Punct(b'(' | b'[' | b'{') => depth += 1,
+            Class::Punct(b')' | b']' | b'}') => depth = depth.checked_sub(1)?,
+            Class::Punct(b';') => return None,
+            Class::Punct(b'<') if depth == 0 => angles += 1,
+            Class::Punct(b'>') if depth == 0 => {
+                angles -= 1;
+                if angles == 0 {
+                    return Some(j + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The class a qualified name at `z[k]` belongs to: the word before its `::`.
+fn owner_at<'a>(toks: &[Tok<'a>], z: &[usize], k: usize) -> Option<&'a [u8]> {
+    let mut k = k;
+    if k >= 1 && is_punct(&toks[z[k - 1]], b'~') {
+        k -= 1;
+    }
+    (k >= 3 && is_punct(&toks[z[k - 1]], b':') && is_punct(&toks[z[k - 2]], b':'))
+        .then(|| name_word(&toks[z[k - 3]]))
+        .flatten()
+}
+
+/// The names the form `toks` declares, read from its head; none when the form does not end a
+/// declaration (`;` or `}`) or declares an operator.
+fn declared<'a>(toks: &[Tok<'a>]) -> Declared<'a> {
+    let mut out = Declared::default();
+    if !toks
+        .last()
+        .is_some_and(|t| is_punct(t, b';') || is_punct(t, b'}'))
+    {
+        return out;
+    }
+    let z = top(toks);
+    if z.iter().any(|&i| is_word(&toks[i], b"operator")) {
+        return out;
+    }
+    // Leading specifiers, template heads, linkage and attributes.
+    let mut s = 0;
+    while s < z.len() {
+        let t = &toks[z[s]];
+        let attribute = t.class == Class::Word
+            && NOT_FUNCTIONS.contains(&t.text)
+            && z.get(s + 1).is_some_and(|&n| is_punct(&toks[n], b'('));
+        if attribute {
+            s += 2;
+        } else if (t.class == Class::Word && LEADING.contains(&t.text))
+            || t.class == Class::Literal
+            || is_punct(t, b'[')
+        {
+            s += 1;
+        } else {
+            break;
+        }
+    }
+    let z = &z[s..];
+    let Some(&first) = z.first() else { return out };
+    let first = toks[first];
+    let find = |pred: &dyn Fn(&Tok) -> bool| z.iter().position(|&i| pred(&toks[i]));
+    let brace = find(&|t| is_punct(t, b'{'));
+    let paren = find(&|t| is_punct(t, b'('));
+    if first.class != Class::Word {
+        return out;
+    }
+    match first.text {
+        b"typedef" => {
+            let end = find(&|t| is_punct(t, b';')).unwrap_or(z.len());
+            // `typedef int (*name)(int);`: the name is inside the first group.
+            let last = z[..end].iter().rev().find_map(|&i| name_word(&toks[i]));
+            let inner = paren.and_then(|p| {
+                let p = z[p];
+                (toks.get(p + 1).is_some_and(|t| is_punct(t, b'*')))
+                    .then(|| toks.get(p + 2).and_then(name_word))
+                    .flatten()
+            });
+            let z_last = z[..end].last().map(|&i| toks[i]);
+            let name = if z_last.is_some_and(|t| is_punct(&t, b'(')) {
+                inner
+            } else {
+                last.or(inner)
+            };
+            out.names.extend(name);
+        }
+        b"using" => {
+            if z.get(1).is_some_and(|&i| is_word(&toks[i], b"namespace")) {
+                return out;
+            }
+            if z.get(2).is_some_and(|&i| is_punct(&toks[i], b'=')) {
+                out.names.extend(name_word(&toks[z[1]]));
+            } else if let Some(end) = find(&|t| is_punct(t, b';')) {
+                out.names
+                    .extend(z[..end].iter().rev().find_map(|&i| name_word(&toks[i])));
+            }
+        }
+        b"class" | b"struct" | b"union" | b"enum" if brace.is_some() || paren.is_none() => {
+            // The name after the key (and `class` of `enum class`), attributes skipped; the
+            // last of a qualified chain.
+            let mut k = 1;
+            let mut name = None;
+            while k < z.len() {
+                let t = &toks[z[k]];
+                if t.class == Class::Word
+                    && NOT_FUNCTIONS.contains(&t.text)
+                    && z.get(k + 1).is_some_and(|&n| is_punct(&toks[n], b'('))
+                {
+                    k += 2;
+                } else if is_punct(t, b'[') || is_word(t, b"class") || is_word(t, b"struct") {
+                    k += 1;
+                } else if let Some(w) = name_word(t) {
+                    name = Some(w);
+                    if z.get(k + 2).is_some_and(|&n| is_punct(&toks[n], b':'))
+                        && is_punct(&toks[z[k + 1]], b':')
+                    {
+                        k += 3;
+                    } else {
+                        break;
+                    }
+                } else {
+                    break;
+                }
+            }
+            out.names.extend(name);
+            if first.text == b"enum"
+                && let Some(b) = brace
+            {
+                // The enumerators: words followed by `=`, `,` or the closing brace.
+                let open = z[b];
+                let close = close_of(toks, open) - 1;
+                let mut depth = 0usize;
+                for j in open + 1..close {
+                    match toks[j].class {
+                        Class::Punct(b'(' | b'[' | b'{') => depth += 1,
+                        Class::Punct(b')' | b']' | b'}') => depth = depth.saturating_sub(1),
+                        Class::Word if depth == 0 => {
+                            let next = &toks[j + 1];
+                            if j + 1 == close || is_punct(next, b'=') || is_punct(next, b',') {
+                                out.names.extend(name_word(&toks[j]));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        _ => {
+            // A function: the word before the first `(` that is not an attribute or operand
+            // of `decltype`, `sizeof` and the like. Else a variable: the word before the
+            // first `=`, `;`, `[`, `{` or `,`.
+            let call = z.iter().enumerate().position(|(k, &i)| {
+                is_punct(&toks[i], b'(')
+                    && k >= 1
+                    && toks[z[k - 1]].class == Class::Word
+                    && !NOT_FUNCTIONS.contains(&toks[z[k - 1]].text)
+            });
+            let at = match call {
+                Some(k) => Some(k - 1),
+                None if paren.is_none() => z
+                    .iter()
+                    .position(|&i| {
+                        matches!(
+                            toks[i].class,
+                            Class::Punct(b'=' | b';' | b'[' | b'{' | b',')
+                        )
+                    })
+                    .and_then(|k| k.checked_sub(1)),
+                None => None,
+            };
+            if let Some(k) = at
+                && let Some(name) = name_word(&toks[z[k]])
+            {
+                out.names.push(name);
+                out.owner = owner_at(toks, z, k);
+            }
+        }
+    }
+    out
+}
+
+/// The forms of `input` and, in order, the indices of the dead ones. Linear in the input
+/// (one lexing pass, one index of the declared names).
+fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
+    let forms = forms(input, usize::MAX);
+    // Every word, with the form it is in (`None`: between forms), and what each form declares.
+    let mut words: Vec<(Option<u32>, &[u8])> = Vec::new();
+    let mut heads: Vec<Declared> = Vec::with_capacity(forms.len());
+    let mut form_toks: Vec<Tok> = Vec::new();
+    let mut f = 0usize;
+    for l in crate::lex::lexemes(input) {
+        if matches!(l.class, Class::Space | Class::Comment) {
+            continue;
+        }
+        while f < forms.len() && l.start >= forms[f].end as usize {
+            heads.push(declared(&form_toks));
+            form_toks.clear();
+            f += 1;
+        }
+        let inside = f < forms.len() && l.start >= forms[f].start as usize;
+        let tok = Tok {
+            class: l.class,
+            text: &input[l.start..l.end],
+        };
+        if inside {
+            form_toks.push(tok);
+        }
+        if l.class == Class::Word {
+            words.push((inside.then_some(f as u32), tok.text));
+        }
+    }
+    while f < forms.len() {
+        heads.push(declared(&form_toks));
+        form_toks.clear();
+        f += 1;
+    }
+    // Per name: the forms that declare it (ascending), the classes owning an out-of-line
+    // member of that name, and whether another form mentions it.
+    let mut by_name: HashMap<&[u8], Name> = HashMap::new();
+    for (i, d) in heads.iter().enumerate() {
+        for &n in &d.names {
+            let entry = by_name.entry(n).or_default();
+            if entry.declared_by.last() != Some(&(i as u32)) {
+                entry.declared_by.push(i as u32);
+            }
+            if let Some(o) = d.owner
+                && !entry.owners.contains(&o)
+            {
+                entry.owners.push(o);
+            }
+        }
+    }
+    let declares = |by_name: &HashMap<&[u8], Name>, form: u32, name: &[u8]| {
+        by_name
+            .get(name)
+            .is_some_and(|e| e.declared_by.binary_search(&form).is_ok())
+    };
+    for &(form, word) in &words {
+        let Some(entry) = by_name.get(word) else {
+            continue;
+        };
+        if entry.mentioned {
+            continue;
+        }
+        let counts = form.is_none_or(|form| {
+            !declares(&by_name, form, word)
+                && !entry.owners.iter().any(|o| declares(&by_name, form, o))
+        });
+        if counts && let Some(e) = by_name.get_mut(word) {
+            e.mentioned = true;
+        }
+    }
+    let dead = heads
+        .iter()
+        .enumerate()
+        .filter(|&(i, d)| {
+            !d.names.is_empty()
+                && (needed.is_empty()
+                    || !needed.contains(&content_key(
+                        &input[forms[i].start as usize..forms[i].end as usize],
+                    )))
+                && d.names
+                    .iter()
+                    .all(|n| !by_name.get(n).is_some_and(|e| e.mentioned))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    (forms, dead)
+}
+
+/// What the index knows of one declared name.
+#[derive(Default)]
+struct Name<'a> {
+    declared_by: Vec<u32>,
+    owners: Vec<&'a [u8]>,
+    mentioned: bool,
+}
+
+/// The bytes deleted with the dead forms `dead[a..b]`, in order: a [`spans`] per run of
+/// consecutive forms.
+fn cut(input: &[u8], forms: &[Form], dead: &[usize]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut s = 0;
+    while s < dead.len() {
+        let mut e = s + 1;
+        while e < dead.len() && dead[e] == dead[e - 1] + 1 {
+            e += 1;
+        }
+        out.extend(spans(input, forms, dead[s], dead[e - 1] + 1));
+        s = e;
+    }
+    out
+}
+
+impl Pass for DeadDeclarations {
+    fn name(&self) -> String {
+        "chunks/dead".to_string()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let mut rate = Rate::default();
+        loop {
+            let len = driver.best().len();
+            // Offsets are u32, as in the chunk passes.
+            if len < self.min_bytes || len >= u32::MAX as usize || !is_text(driver.best()) {
+                return Ok(());
+            }
+            let (mut forms, mut dead) = dead_forms(driver.best(), &self.needed);
+            let mut k = dead.len();
+            while k >= 1 {
+                // One sweep at run length k over the dead list, back to front.
+                let mut end = dead.len();
+                while end > 0 {
+                    driver.progress((dead.len() - end) as u64, dead.len() as u64);
+                    let best = driver.best_shared();
+                    let mut at = end;
+                    let (forms_now, dead_now) = (&forms, &dead);
+                    // The single forms proposed, in order: those before the accepted one failed.
+                    let mut singles: Vec<usize> = Vec::new();
+                    let mut proposed = 0usize;
+                    let mut next = || {
+                        if at == 0 {
+                            return None;
+                        }
+                        let a = at.saturating_sub(k);
+                        if at - a == 1 {
+                            singles.push(dead_now[a]);
+                        }
+                        let cut = cut(&best, forms_now, &dead_now[a..at]);
+                        at = a;
+                        let mut bytes = Vec::with_capacity(best.len());
+                        let mut from = 0;
+                        for &(s, e) in &cut {
+                            bytes.extend_from_slice(&best[from..s]);
+                            from = e;
+                        }
+                        bytes.extend_from_slice(&best[from..]);
+                        proposed += 1;
+                        Some((bytes, (cut[0].0, proposed)))
+                    };
+                    let before = driver.best().len();
+                    let accepted = driver.try_candidates(&mut next)?;
+                    let failed = match accepted {
+                        Some(_) => singles.len().saturating_sub(1),
+                        None => singles.len(),
+                    };
+                    // Judged in order up to the accepted one, whatever the jobs.
+                    let judged = accepted.map_or(proposed, |(_, at)| at);
+                    let slow =
+                        rate.judged(judged, before - driver.best().len(), driver.best().len());
+                    for &i in &singles[..failed] {
+                        let f = forms[i];
+                        self.needed
+                            .insert(content_key(&best[f.start as usize..f.end as usize]));
+                    }
+                    match accepted {
+                        Some((first_cut, _)) => {
+                            // Forms before the first deleted byte keep their offsets: the
+                            // sweep goes on before them, over the new index's dead list.
+                            (forms, dead) = dead_forms(driver.best(), &self.needed);
+                            end = dead.partition_point(|&i| (forms[i].start as usize) < first_cut);
+                        }
+                        None => end = 0,
+                    }
+                    if slow {
+                        return Ok(());
+                    }
+                }
+                if k == 1 || dead.is_empty() {
+                    break;
+                }
+                k = k.div_ceil(2).min(dead.len());
+            }
+            // Another round while a round removes a good share: late rounds find chains of
+            // a few small declarations, which the forms and finer passes take more cheaply.
+            if driver.best().len() > len - len / ROUND_SHARE {
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::EvalOptions;
+    use crate::oracle::FnOracle;
+
+    fn names_of(src: &str) -> (Vec<String>, Option<String>) {
+        let toks: Vec<Tok> = crate::lex::lexemes(src.as_bytes())
+            .filter(|l| !matches!(l.class, Class::Space | Class::Comment))
+            .map(|l| Tok {
+                class: l.class,
+                text: &src.as_bytes()[l.start..l.end],
+            })
+            .collect();
+        let d = declared(&toks);
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (d.names.iter().map(|n| text(n)).collect(), d.owner.map(text))
+    }
+
+    fn names(src: &str) -> Vec<String> {
+        names_of(src).0
+    }
+
+    #[test]
+    fn the_declared_names_are_read_from_the_head() {
+        assert_eq!(
+            names("template<typename _Tp, typename = void> struct __is_x : public false_type { };"),
+            ["__is_x"]
+        );
+        assert_eq!(
+            names("template<> struct hash<int> : public __hash_base<size_t, int> { };"),
+            ["hash"]
+        );
+        assert_eq!(
+            names(
+                "class __attribute__((__visibility__(\"default\"))) bad_cast : public exception { };"
+            ),
+            ["bad_cast"]
+        );
+        assert_eq!(names("enum class byte : unsigned char;"), ["byte"]);
+        assert_eq!(
+            names("enum _Ios_Fmtflags { _S_boolalpha = 1L << 0, _S_dec = 1L << 1, _S_end };"),
+            ["_Ios_Fmtflags", "_S_boolalpha", "_S_dec", "_S_end"]
+        );
+        assert_eq!(names("typedef unsigned long size_t;"), ["size_t"]);
+        assert_eq!(names("typedef struct { int quot; } div_t;"), ["div_t"]);
+        assert_eq!(
+            names("typedef void (*__sighandler_t) (int);"),
+            ["__sighandler_t"]
+        );
+        assert_eq!(
+            names("template<typename _Tp> using __remove_cv_t = typename remove_cv<_Tp>::type;"),
+            ["__remove_cv_t"]
+        );
+        assert_eq!(names("using std::swap;"), ["swap"]);
+        assert!(names("using namespace std;").is_empty());
+        assert_eq!(
+            names(
+                "extern int printf (const char *__restrict __format, ...) __attribute__ ((__nonnull__ (1)));"
+            ),
+            ["printf"]
+        );
+        assert_eq!(
+            names(
+                "__attribute__((__nonnull__)) inline void __fill_bvector_n(_Bit_type* __p, size_t __n) {}"
+            ),
+            ["__fill_bvector_n"]
+        );
+        assert_eq!(
+            names(
+                "template<typename _Tp> constexpr typename enable_if<is_integral<_Tp>::value, int>::type __f(_Tp __x) { return 0; }"
+            ),
+            ["__f"]
+        );
+        assert_eq!(
+            names("struct tm *localtime (const time_t *__timer) throw ();"),
+            ["localtime"]
+        );
+        assert_eq!(
+            names("extern \"C\" int atexit (void (*__func) (void)) noexcept (true);"),
+            ["atexit"]
+        );
+        assert_eq!(
+            names("static const int __max_digits = 10;"),
+            ["__max_digits"]
+        );
+        assert_eq!(names("int main() {}"), ["main"]);
+        assert_eq!(
+            names_of(
+                "template<typename _CharT> void basic_string<_CharT>::_M_mutate(size_type __pos) {}"
+            ),
+            (
+                vec!["_M_mutate".to_string()],
+                Some("basic_string".to_string())
+            )
+        );
+        assert_eq!(
+            names_of("template<typename _Tp> const int numeric_limits<_Tp>::digits;"),
+            (
+                vec!["digits".to_string()],
+                Some("numeric_limits".to_string())
+            )
+        );
+    }
+
+    #[test]
+    fn operators_and_unreadable_forms_declare_nothing() {
+        assert!(names("template<typename _Tp> inline bool operator==(const allocator<_Tp>&, const allocator<_Tp>&) { return true; }").is_empty());
+        assert!(names("static_assert(sizeof(int) == 4, \"int\")").is_empty());
+        assert!(names("int (*pick(int))(int);").is_empty());
+        assert!(names("int x, y").is_empty());
+    }
+
+    fn dead_texts(input: &str) -> Vec<String> {
+        let (forms, dead) = dead_forms(input.as_bytes(), &HashSet::new());
+        dead.iter()
+            .map(|&i| input[forms[i].start as usize..forms[i].end as usize].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_form_is_dead_when_no_other_form_mentions_its_names() {
+        let input = "struct A;\nstruct A { int x; };\nstruct B { A a; };\nstruct C { int y; };\nint f(int);\nint f(int, int) {}\nint g() {}\nint h() { return g(); }\n";
+        assert_eq!(
+            dead_texts(input),
+            [
+                "struct B { A a; };",
+                "struct C { int y; };",
+                "int f(int);",
+                "int f(int, int) {}",
+                "int h() { return g(); }"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_class_does_not_keep_its_out_of_line_members_alive() {
+        let input = "template<typename T> struct S { void used(); void unused(); };\ntemplate<typename T> void S<T>::used() {}\ntemplate<typename T> void S<T>::unused() {}\nint main() { S<int> s; s.used(); }\n";
+        assert_eq!(
+            dead_texts(input),
+            [
+                "template<typename T> void S<T>::unused() {}",
+                "int main() { S<int> s; s.used(); }"
+            ]
+        );
+    }
+
+    #[test]
+    fn chains_of_unused_declarations_go_and_what_the_test_needs_stays() {
+        // 300 declarations in chains of three (each mentioned by the next), one chain used by
+        // the entry point, which nobody mentions but the test needs.
+        let mut input = String::new();
+        for i in 0..100 {
+            input.push_str(&format!(
+                "struct a{i} {{ int x; }};\nstruct b{i} {{ a{i} y; }};\nint c{i}(b{i} z) {{}}\n"
+            ));
+        }
+        input.push_str("int main() { return c42(0); }\n");
+        let oracle = FnOracle::new(|b: &[u8]| b.windows(9).any(|w| w == b"c42(0); }"));
+        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        DeadDeclarations::new(0).run(&mut driver).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(driver.best()),
+            "struct a42 { int x; };\nstruct b42 { a42 y; };\nint c42(b42 z) {}\nint main() { return c42(0); }\n"
+        );
+        // The entry point is found needed once, by halving, then stays out of the list;
+        // the chains go a third at a time: far fewer tests than declarations.
+        let tests = driver.report().eval.tests_run;
+        assert!(tests <= 60, "{tests}");
+    }
+
+    #[test]
+    fn small_and_binary_inputs_are_left_alone() {
+        let oracle = FnOracle::new(|_: &[u8]| true);
+        let mut driver = Driver::new(b"int f() {}\n".to_vec(), &oracle, EvalOptions::default());
+        DeadDeclarations::new(1000).run(&mut driver).unwrap();
+        assert_eq!(driver.report().eval.tests_run, 0);
+        let binary: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
+        let mut driver = Driver::new(binary, &oracle, EvalOptions::default());
+        DeadDeclarations::new(0).run(&mut driver).unwrap();
+        assert_eq!(driver.report().eval.tests_run, 0);
+    }
+}
