@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 19);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 23);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -24,10 +24,10 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    DeadDeclarations, DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist,
-    Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition, ShortIntervals,
-    ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks, TreePass,
-    TreeStrategy, UnitPass,
+    DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
+    Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition,
+    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace,
+    StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -57,7 +57,7 @@ impl std::fmt::Debug for StrategyInfo {
 pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         name: "default",
-        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on statement code (C, C++, Java, CSS) every comment deleted in one test, then the whitespace squeeze, binary splitting over lines and shorter identifiers next; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
         schedule: |units| match units {
             None => fixpoint(default_passes()),
             Some(g) => fixpoint(vec![Box::new(Partition::new(g))]),
@@ -224,6 +224,10 @@ const PASSES: &[(Make, &str)] = &[
         "shorten every whitespace run and trim the ends, in one test",
     ),
     (
+        Make::Fixed(|| Box::new(StripComments)),
+        "delete every comment, in one test (then the line comments alone, then the block comments)",
+    ),
+    (
         Make::Fixed(|| Box::new(SiblingRuns)),
         "delete runs of 2 to 8 elements of one sequence (name(){}, \"key\": value,)",
     ),
@@ -262,6 +266,10 @@ const PASSES: &[(Make, &str)] = &[
     (
         Make::Fixed(|| Box::new(FilesHoist)),
         "a directory: a file takes another file's content and the other is deleted (an entry script becomes the module it imports)",
+    ),
+    (
+        Make::Fixed(|| Box::new(FilesBypass)),
+        "a directory: a file's reference to another file is replaced by a reference that file makes (an import chain skips its middle)",
     ),
     (
         Make::Fixed(|| {
@@ -326,7 +334,8 @@ pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
 
 /// The schedule for a directory tree: whole files and subdirectories deleted
 /// ([`FilesDelete`]), then each file reduced by a fresh schedule from `per_file`
-/// ([`FilesEach`]), then files moved into another's place ([`FilesHoist`]), to a fixpoint
+/// ([`FilesEach`]), then references rerouted past a file ([`FilesBypass`]) and files moved
+/// into another's place ([`FilesHoist`]), to a fixpoint
 /// (deleting again what the files' edits made deletable).
 /// Each file's schedule starts with [`IndentBlocks`] on text: the files of a project are
 /// often indentation-structured source (Python, YAML, make), where line and token deletions
@@ -347,6 +356,7 @@ pub fn directory_schedule(per_file: impl Fn() -> Schedule + 'static, skip: &[Str
         passes: vec![
             Box::new(FilesDelete),
             Box::new(FilesEach::new(per_file)),
+            Box::new(FilesBypass),
             Box::new(FilesHoist),
         ],
         to_fixpoint: true,
@@ -419,6 +429,11 @@ fn gated(pass: impl Pass + 'static, needs: Needs) -> Box<dyn Pass> {
     Box::new(Gated::new(Box::new(pass), needs))
 }
 
+/// `pass` at its place for every input but statement code, where the schedule runs it earlier.
+fn unless_statements(pass: Box<dyn Pass>) -> Box<dyn Pass> {
+    Box::new(Gated::unless(pass, Needs::Statements))
+}
+
 /// The largest input the default schedule's DFA probe looks at: it paid on the families of
 /// examples/families up to 1,003 bytes and on no corpus case (1,690 bytes and up)
 /// (notes/dfa-induction.md).
@@ -442,13 +457,20 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         Box::new(DeadDeclarations::new(TopChunks::LARGE)),
         Box::new(TopChunks::new(TopChunks::LARGE)),
         gated(LengthAware::default(), Needs::Binary),
+        // Statement code (C, C++, Java, CSS): comments go in one test, and a line is a
+        // statement or a declaration, so lines and names pay more per test than the tree
+        // there, and go first (notes/schedule.md, statement code).
+        gated(StripComments, Needs::Statements),
+        gated(SqueezeWhitespace, Needs::Statements),
+        gated(Partition::new(Lines), Needs::Statements),
+        gated(ShortenIdentifiers::default(), Needs::Statements),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
         gated(Hoist, Needs::Groups),
-        Box::new(Partition::new(Lines)),
-        gated(SqueezeWhitespace, Needs::Text),
+        unless_statements(Box::new(Partition::new(Lines))),
+        unless_statements(gated(SqueezeWhitespace, Needs::Text)),
         gated(SiblingRuns, Needs::Groups),
-        gated(ShortenIdentifiers::default(), Needs::Text),
+        unless_statements(gated(ShortenIdentifiers::default(), Needs::Text)),
         gated(Partition::new(Tokens), Needs::Text),
         gated(ShortIntervals, Needs::Groups),
         gated(Expressions, Needs::Groups),
