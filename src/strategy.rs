@@ -26,8 +26,8 @@ use crate::error::Error;
 use crate::passes::{
     DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
     Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace,
-    StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
+    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeSpaces,
+    SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -226,6 +226,10 @@ const PASSES: &[(Make, &str)] = &[
     (
         Make::Fixed(|| Box::new(StripComments)),
         "delete every comment, in one test (then the line comments alone, then the block comments)",
+    ),
+    (
+        Make::Fixed(|| Box::new(SqueezeSpaces)),
+        "delete every space that keeps no two tokens apart (x = f (a) ; becomes x=f(a);), in one test",
     ),
     (
         Make::Fixed(|| Box::new(SiblingRuns)),
