@@ -87,8 +87,8 @@ pub use idset::{IdSet, RankIndex};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
-    DeadDeclarations, DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist,
-    Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition, Round,
+    DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
+    Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition, Round,
     ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks,
     TreePass, TreeStrategy, UnitPass, is_text, squeeze,
 };

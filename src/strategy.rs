@@ -24,10 +24,10 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    DeadDeclarations, DfaPass, Expressions, FilesDelete, FilesEach, FilesHoist, Gated, Hoist,
-    Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition, ShortIntervals,
-    ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks, TreePass,
-    TreeStrategy, UnitPass,
+    DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
+    Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition,
+    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks,
+    TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -264,6 +264,10 @@ const PASSES: &[(Make, &str)] = &[
         "a directory: a file takes another file's content and the other is deleted (an entry script becomes the module it imports)",
     ),
     (
+        Make::Fixed(|| Box::new(FilesBypass)),
+        "a directory: a file's reference to another file is replaced by a reference that file makes (an import chain skips its middle)",
+    ),
+    (
         Make::Fixed(|| {
             Box::new(FilesEach::new(|| {
                 Strategy::named("default")
@@ -326,7 +330,8 @@ pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
 
 /// The schedule for a directory tree: whole files and subdirectories deleted
 /// ([`FilesDelete`]), then each file reduced by a fresh schedule from `per_file`
-/// ([`FilesEach`]), then files moved into another's place ([`FilesHoist`]), to a fixpoint
+/// ([`FilesEach`]), then references rerouted past a file ([`FilesBypass`]) and files moved
+/// into another's place ([`FilesHoist`]), to a fixpoint
 /// (deleting again what the files' edits made deletable).
 /// Each file's schedule starts with [`IndentBlocks`] on text: the files of a project are
 /// often indentation-structured source (Python, YAML, make), where line and token deletions
@@ -347,6 +352,7 @@ pub fn directory_schedule(per_file: impl Fn() -> Schedule + 'static, skip: &[Str
         passes: vec![
             Box::new(FilesDelete),
             Box::new(FilesEach::new(per_file)),
+            Box::new(FilesBypass),
             Box::new(FilesHoist),
         ],
         to_fixpoint: true,

@@ -3,7 +3,8 @@
 //!
 //! Main types: [`FilesDelete`] (binary splitting over the tree's entries, largest first; a
 //! directory goes with everything under it), [`FilesHoist`] (a file takes another's content,
-//! the other goes) and [`FilesEach`] (a one-file schedule run on
+//! the other goes), [`FilesBypass`] (a file's reference to another is replaced by one that
+//! other makes: an import chain skips its middle) and [`FilesEach`] (a one-file schedule run on
 //! each regular file, largest first, through a driver focused on that file: its passes see
 //! the file alone, every candidate is tested as the whole tree). On an input that is not a
 //! tree both do nothing.
@@ -154,17 +155,236 @@ impl Pass for FilesHoist {
     }
 }
 
+/// Lets a file name directly what the file it names names: in file A, a reference to file B
+/// (B's path or module name as A writes it: `stats.render`, `"util.h"`, `./lib`) is replaced
+/// by a name of a file C that B refers to, once with B deleted and once with B kept. An entry
+/// script that imports a module only for what that module imports in turn then imports the
+/// latter itself, and the middle file can go; relative references (`.moments`,
+/// `../include/x.h`) are rewritten to the style A uses. Candidates are few (references times
+/// references); the smallest resulting tree is tried first, one accepted at a time.
+///
+/// A reference is any occurrence, between characters that cannot continue a name, of a
+/// trailing part of a file's path (the last one to all components), `/`- or `.`-separated,
+/// with or without the file's extension; a directory's index file (`__init__.py`,
+/// `index.js`, `mod.rs`) is also named by its directory. Text that only looks like a name
+/// gives candidates that fail, at one test each.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FilesBypass;
+
+impl FilesBypass {
+    /// The most candidates one round tries (the smallest trees first).
+    pub const MAX_CANDIDATES: usize = 256;
+}
+
+/// One way a file can be named: the text, its separator (`None` for one component) and
+/// whether it ends with the file's extension.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct NameForm {
+    text: Vec<u8>,
+    sep: Option<u8>,
+    ext: bool,
+}
+
+/// A file's names: every trailing run of its path's components, joined by `/` or `.`, with
+/// and without the extension, and its directory's if it is that directory's index file.
+fn name_forms(path: &[u8]) -> Vec<NameForm> {
+    let comps: Vec<&[u8]> = path.split(|&b| b == b'/').collect();
+    let last = comps[comps.len() - 1];
+    let stem_len = match last.iter().rposition(|&b| b == b'.') {
+        Some(dot) if dot > 0 => dot,
+        _ => last.len(),
+    };
+    let stem = &last[..stem_len];
+    let mut forms = Vec::new();
+    let mut push = |parts: &[&[u8]], ext: bool| {
+        for sep in [b'.', b'/'] {
+            let text = parts.join(&sep);
+            let sep = (parts.len() > 1).then_some(sep);
+            let form = NameForm { text, sep, ext };
+            if !form.text.is_empty() && !forms.contains(&form) {
+                forms.push(form);
+            }
+        }
+    };
+    for k in 1..=comps.len() {
+        let mut parts = comps[comps.len() - k..].to_vec();
+        push(&parts, stem_len < last.len());
+        *parts.last_mut().expect("k >= 1") = stem;
+        push(&parts, false);
+    }
+    let index = [&b"__init__"[..], b"index", b"mod"].contains(&stem);
+    if index && comps.len() > 1 {
+        let dir = &comps[..comps.len() - 1];
+        for k in 1..=dir.len() {
+            push(&dir[dir.len() - k..], false);
+        }
+    }
+    forms
+}
+
+/// A reference in a file's text: where it is, which file it names and how.
+#[derive(Clone, Debug)]
+struct Reference {
+    span: std::ops::Range<usize>,
+    to: usize,
+    form: NameForm,
+}
+
+fn continues_name(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The references `text` makes to the files `files` (pairs of entry index and name forms),
+/// none inside another (the longest name wins: `stats.render` rather than `render`).
+fn references(text: &[u8], files: &[(usize, Vec<NameForm>)], own: usize) -> Vec<Reference> {
+    let mut found: Vec<Reference> = Vec::new();
+    for (to, forms) in files {
+        if *to == own {
+            continue;
+        }
+        for form in forms {
+            let n = form.text.len();
+            let mut at = 0;
+            while let Some(i) = find(&text[at..], &form.text) {
+                let start = at + i;
+                let end = start + n;
+                let free_before = start == 0 || !continues_name(text[start - 1]);
+                let free_after = end == text.len() || !continues_name(text[end]);
+                if free_before && free_after {
+                    found.push(Reference {
+                        span: start..end,
+                        to: *to,
+                        form: form.clone(),
+                    });
+                }
+                at = start + 1;
+            }
+        }
+    }
+    let inside = |a: &Reference, b: &Reference| {
+        b.span.start <= a.span.start && a.span.end <= b.span.end && a.span != b.span
+    };
+    let kept: Vec<Reference> = found
+        .iter()
+        .filter(|a| !found.iter().any(|b| inside(a, b)))
+        .cloned()
+        .collect();
+    kept
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() || needle.len() > haystack.len() {
+        return None;
+    }
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+impl Pass for FilesBypass {
+    fn name(&self) -> String {
+        "files/bypass".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        loop {
+            let Ok(tree) = Archive::decode(driver.best()) else {
+                return Ok(());
+            };
+            let entries = tree.entries();
+            let files: Vec<(usize, Vec<NameForm>)> = (0..entries.len())
+                .filter(|&i| entries[i].is_file())
+                .map(|i| (i, name_forms(&entries[i].path)))
+                .collect();
+            if files.len() < 3 {
+                return Ok(());
+            }
+            let content = |i: usize| match &entries[i].kind {
+                EntryKind::File(c) => c.as_slice(),
+                _ => &[],
+            };
+            let made: Vec<Vec<Reference>> = files
+                .iter()
+                .map(|(i, _)| references(content(*i), &files, *i))
+                .collect();
+            let forms_of = |i: usize| &files.iter().find(|(j, _)| *j == i).expect("a file").1;
+            let mut candidates: Vec<Vec<u8>> = Vec::new();
+            for (a, (ia, _)) in files.iter().enumerate() {
+                let text = content(*ia);
+                let splice = tree.splice(*ia).expect("a regular file");
+                for via in &made[a] {
+                    let b = files
+                        .iter()
+                        .position(|(j, _)| *j == via.to)
+                        .expect("a file");
+                    for onward in &made[b] {
+                        let c = onward.to;
+                        if c == *ia {
+                            continue;
+                        }
+                        // C's names in the style A names B, and B's own text for C (with a
+                        // relative prefix such as `../` or `.`).
+                        let mut names: Vec<Vec<u8>> = forms_of(c)
+                            .iter()
+                            .filter(|f| {
+                                f.ext == via.form.ext
+                                    && (via.form.sep.is_none()
+                                        || f.sep.is_none()
+                                        || f.sep == via.form.sep)
+                            })
+                            .map(|f| f.text.clone())
+                            .collect();
+                        let b_text = content(via.to);
+                        let mut start = onward.span.start;
+                        while start > 0 && matches!(b_text[start - 1], b'.' | b'/') {
+                            start -= 1;
+                        }
+                        names.push(b_text[start..onward.span.end].to_vec());
+                        for name in names {
+                            let mut new = text[..via.span.start].to_vec();
+                            new.extend_from_slice(&name);
+                            new.extend_from_slice(&text[via.span.end..]);
+                            let Ok(moved) = Archive::decode(&splice.lift(&new)) else {
+                                continue;
+                            };
+                            let moved = moved.records();
+                            candidates.push(Archive::encode_kept(&moved, |i| i != via.to));
+                            candidates.push(Archive::encode_kept(&moved, |_| true));
+                        }
+                    }
+                }
+            }
+            candidates.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+            candidates.dedup();
+            candidates.truncate(Self::MAX_CANDIDATES);
+            let mut it = candidates.into_iter();
+            if driver
+                .try_candidates(&mut || it.next().map(|c| (c, ())))?
+                .is_none()
+            {
+                return Ok(());
+            }
+        }
+    }
+}
+
 /// Runs a one-file schedule on each regular file of a tree, the largest first, with the rest
 /// of the tree as it is around it. Each file's schedule runs to its fixpoint (after a round
 /// that changed the file, only the passes that paid; a full round that changes nothing ends).
 pub struct FilesEach {
+    name: String,
     schedule: Box<dyn Fn() -> Schedule>,
 }
 
 impl FilesEach {
-    /// Reduces each file with a fresh schedule from `schedule`.
+    /// Reduces each file with a fresh schedule from `schedule`, as the pass `files/each`.
     pub fn new(schedule: impl Fn() -> Schedule + 'static) -> FilesEach {
+        FilesEach::named("files/each", schedule)
+    }
+
+    /// The same under another name (a tree's schedule may run a cheap schedule over every
+    /// file before the full one).
+    pub fn named(name: &str, schedule: impl Fn() -> Schedule + 'static) -> FilesEach {
         FilesEach {
+            name: name.to_string(),
             schedule: Box::new(schedule),
         }
     }
@@ -172,7 +392,7 @@ impl FilesEach {
 
 impl Pass for FilesEach {
     fn name(&self) -> String {
-        "files/each".into()
+        self.name.clone()
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
@@ -339,11 +559,98 @@ mod tests {
         assert_eq!(left.entries(), [Entry::file("run.sh", 0o755, b"BUG")]);
     }
 
+    /// Interesting while the chain of imports from main.py reaches pkg/c.py holding "X":
+    /// `import a.b` names a/b.py from the root, `from .b import f` names b.py beside the file.
+    fn raises_in_pkg_c(bytes: &[u8]) -> bool {
+        let Ok(tree) = Archive::decode(bytes) else {
+            return false;
+        };
+        let mut at = b"main.py".to_vec();
+        for _ in 0..8 {
+            let text = content_of(&tree, &at);
+            if text == b"X" {
+                return at == b"pkg/c.py";
+            }
+            let dir = match at.iter().rposition(|&b| b == b'/') {
+                Some(slash) => at[..=slash].to_vec(),
+                None => Vec::new(),
+            };
+            let module = if let Some(m) = text.strip_prefix(b"import ".as_slice()) {
+                m.iter()
+                    .map(|&b| if b == b'.' { b'/' } else { b })
+                    .collect()
+            } else if let Some(m) = text.strip_prefix(b"from .".as_slice()) {
+                let name = m.split(|&b| b == b' ').next().unwrap_or_default();
+                [dir.as_slice(), name].concat()
+            } else {
+                return false;
+            };
+            at = [module.as_slice(), b".py"].concat();
+        }
+        false
+    }
+
+    #[test]
+    fn a_reference_skips_the_file_between() {
+        let tree = Archive::new(vec![
+            Entry::file("main.py", 0o644, b"import pkg.b"),
+            Entry::file("pkg/b.py", 0o644, b"from .c import f"),
+            Entry::file("pkg/c.py", 0o644, b"X"),
+        ])
+        .unwrap();
+        let oracle = FnOracle::new(raises_in_pkg_c);
+        assert!(raises_in_pkg_c(&tree.encode()));
+        // Moving b.py's content into main.py breaks the relative import.
+        let mut driver = Driver::new(tree.encode(), &oracle, EvalOptions::bare());
+        FilesHoist.run(&mut driver).unwrap();
+        assert_eq!(Archive::decode(driver.best()).unwrap().files(), 3);
+        FilesBypass.run(&mut driver).unwrap();
+        let left = Archive::decode(driver.best()).unwrap();
+        assert_eq!(
+            left.entries(),
+            [
+                Entry::file("main.py", 0o644, b"import pkg.c"),
+                Entry::dir("pkg", 0o755),
+                Entry::file("pkg/c.py", 0o644, b"X"),
+            ]
+        );
+    }
+
+    #[test]
+    fn names_of_a_file_and_of_its_package() {
+        let texts = |path: &[u8]| -> Vec<String> {
+            name_forms(path)
+                .into_iter()
+                .map(|f| String::from_utf8(f.text).unwrap())
+                .collect()
+        };
+        assert_eq!(
+            texts(b"stats/moments.py"),
+            [
+                "moments.py",
+                "moments",
+                "stats.moments.py",
+                "stats/moments.py",
+                "stats.moments",
+                "stats/moments"
+            ]
+        );
+        assert!(texts(b"school/__init__.py").contains(&"school".to_string()));
+        let refs = references(
+            b"from stats.moments import mean\nmoments_x = 1\n",
+            &[(0, name_forms(b"stats/moments.py"))],
+            1,
+        );
+        assert_eq!(refs.len(), 1, "the longest name, and not inside a word");
+        assert_eq!(refs[0].span, 5..18);
+    }
+
     #[test]
     fn the_passes_leave_a_single_file_alone() {
         let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
         let mut driver = Driver::new(b"abxcd".to_vec(), &oracle, EvalOptions::bare());
         FilesDelete.run(&mut driver).unwrap();
+        FilesBypass.run(&mut driver).unwrap();
         FilesEach::new(|| {
             crate::strategy::Strategy::named("default")
                 .unwrap()

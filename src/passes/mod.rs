@@ -53,7 +53,7 @@ pub use chunks::TopChunks;
 pub use dead::DeadDeclarations;
 pub use dfa::DfaPass;
 pub use expressions::Expressions;
-pub use files::{FilesDelete, FilesEach, FilesHoist};
+pub use files::{FilesBypass, FilesDelete, FilesEach, FilesHoist};
 pub use gate::{Gated, Needs, is_text};
 pub use hoist::Hoist;
 pub use hollow::Hollow;
