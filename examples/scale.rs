@@ -2,7 +2,7 @@
 //!
 //!     cargo run --release --example scale [UNITS] [NEEDED]
 //!     cargo run --release --example scale -- schedule [MB...] [--max-tests N]
-//!                                                 [--chunks-from BYTES|never]
+//!                                                 [--chunks-from BYTES|never] [--keep F]
 //!
 //! Builds UNITS (default 100,000) pseudo-random bytes in which NEEDED (default 10) scattered
 //! positions hold the only 0xFF bytes; the in-process oracle is interesting iff all of them
@@ -14,10 +14,12 @@
 //! (a typedef and the function that uses it) make the input interesting, with the braces
 //! balanced. It stops after N tests (default 300) and prints, per size: tests, final bytes,
 //! myhill's own CPU per test (the process's CPU time, less the oracle's own thread CPU time,
-//! over the tests), and
-//! the process's peak resident memory so far (`VmHWM`; run one size per process to read
-//! each size's own peak). `--chunks-from` runs the chunk pass from that size instead of the
-//! default schedule's threshold (`never`: not at all), to compare schedules.
+//! over the tests), the process's peak resident memory so far (`VmHWM`; run one size per
+//! process to read each size's own peak), then each pass's successes and tests.
+//! `--chunks-from` runs the chunk pass from that size instead of the default schedule's
+//! threshold (`never`: not at all), to compare schedules. `--keep F` makes the test also
+//! demand at least the fraction F of the input's bytes (say 0.9): the input then stays large
+//! however long the run, the worst case for memory and for the passes' own work.
 
 use bstr::ByteSlice;
 use myhill::{
@@ -123,6 +125,7 @@ fn schedule(args: &[String]) {
     // From what size the chunk pass runs (None: the default schedule's own threshold;
     // usize::MAX: never).
     let mut chunks_from: Option<usize> = None;
+    let mut keep = 0.0f64;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--max-tests" {
@@ -130,6 +133,11 @@ fn schedule(args: &[String]) {
                 .next()
                 .and_then(|n| n.parse().ok())
                 .expect("a number of tests");
+        } else if a == "--keep" {
+            keep = it
+                .next()
+                .and_then(|f| f.parse().ok())
+                .expect("a fraction of the input");
         } else if a == "--chunks-from" {
             let n = it.next().expect("a size in bytes, or never");
             chunks_from = Some(if n == "never" {
@@ -146,8 +154,12 @@ fn schedule(args: &[String]) {
     }
     for size in sizes {
         let data = c_like((size * f64::from(1 << 20)) as usize);
+        let least = (keep * data.len() as f64) as usize;
         let in_oracle = Mutex::new(Duration::ZERO);
         let oracle = FnOracle::new(|c: &[u8]| {
+            if c.len() < least {
+                return false;
+            }
             let t = cpu_time(true);
             let has = |needle: &str| c.find(needle).is_some();
             let balanced = c.iter().filter(|&&b| b == b'{').count()
@@ -182,6 +194,14 @@ fn schedule(args: &[String]) {
             cpu.saturating_sub(oracle_time).as_secs_f64() * 1e3 / tests as f64,
             peak_rss_mib(),
         );
+        let passes: Vec<String> = finished
+            .report
+            .passes
+            .iter()
+            .filter(|p| p.tests > 0)
+            .map(|p| format!("{} {}/{}", p.name, p.successes, p.tests))
+            .collect();
+        println!("         passes (successes/tests): {}", passes.join(", "));
     }
 }
 

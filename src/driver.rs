@@ -264,6 +264,14 @@ impl<'o> Driver<'o> {
         }
     }
 
+    /// The value of `counter` so far (0 if it was never counted or holds a time).
+    pub fn counted(&self, counter: Counter) -> u64 {
+        match self.counters.get(&counter) {
+            Some(Figure::Count(n)) => *n,
+            _ => 0,
+        }
+    }
+
     /// Adds `time` to `counter` (or raises it to `time`, as the counter folds).
     pub fn time(&mut self, counter: Counter, time: Duration) {
         let entry = self.counters.entry(counter).or_insert(Figure::Seconds(0.0));

@@ -89,8 +89,8 @@ pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output
 pub use passes::{
     DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
     Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition, Round,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks,
-    TreePass, TreeStrategy, UnitPass, is_text, squeeze,
+    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace,
+    StripComments, TopChunks, TreePass, TreeStrategy, UnitPass, is_text, squeeze, strip_comments,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,

@@ -342,6 +342,7 @@ impl<'o> Reduction<'o> {
                             self.driver.evaluator().set_lookahead(next);
                         }
                         let tests_before = self.driver.evaluator().stats().tests_run;
+                        let skipped_before = self.driver.counted(Counter::SweepRemembered);
                         let pass = &mut schedule.passes[i];
                         let name = pass.name();
                         self.driver.begin_pass(&name);
@@ -354,6 +355,7 @@ impl<'o> Reduction<'o> {
                             removed: start.len().saturating_sub(self.driver.best().len()) as u64,
                             cut_short: self.driver.take_cut_short(),
                             left: self.driver.best().len() as u64,
+                            skipped: self.driver.counted(Counter::SweepRemembered) - skipped_before,
                         };
                         planner.record(i, run);
                         match result {
@@ -387,7 +389,7 @@ impl<'o> Reduction<'o> {
                     let ending = !schedule.to_fixpoint
                         || (self.driver.best() == before.as_slice()
                             && full
-                            && round.thoroughness == Thoroughness::Complete
+                            && planner.round_is_complete()
                             && !skipped_any
                             && self.rollbacks == rollbacks);
                     if ending && let Some(d) = deferred.take() {

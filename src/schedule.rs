@@ -136,6 +136,8 @@ pub struct PassRun {
     pub cut_short: bool,
     /// Bytes of the best it left.
     pub left: u64,
+    /// Candidates its sweeps left out for having failed in the same context.
+    pub skipped: u64,
 }
 
 /// What the [`Planner`] knows of a pass's last run that ran a test.
@@ -248,6 +250,20 @@ impl Planner {
         r.tests += run.tests;
         r.removed += run.removed;
         r.cut_short |= run.cut_short;
+        r.skipped += run.skipped;
+    }
+
+    /// Whether the current round, so far, tested every candidate of every pass: a complete
+    /// round, or one that ran every pass and whose sweeps neither stopped early nor left out a
+    /// candidate that failed before. Such a round that changes nothing ends the run, since it
+    /// gives the complete round's guarantee already.
+    pub fn round_is_complete(&self) -> bool {
+        self.next.thoroughness == Thoroughness::Complete
+            || (self.next.order.len() == self.paid.len()
+                && self
+                    .this_round
+                    .iter()
+                    .all(|r| !r.cut_short && r.skipped == 0))
     }
 
     /// Ends the round: `changed` says the best changed, `interrupted` that a pass was skipped
@@ -255,6 +271,7 @@ impl Planner {
     /// whether this one ran only the passes that paid before.
     pub fn end_round(&mut self, changed: bool, interrupted: bool) -> bool {
         let n = self.paid.len();
+        let complete = self.round_is_complete();
         let round = std::mem::replace(&mut self.this_round, vec![PassRun::default(); n]);
         let full = self.next.every;
         let was = self.next.thoroughness;
@@ -276,6 +293,8 @@ impl Planner {
             (all, Thoroughness::Patient, true)
         } else if !full {
             (all, was, true)
+        } else if complete {
+            return false;
         } else {
             let cut_short = round.iter().any(|r| r.cut_short);
             let next = match was {
@@ -312,6 +331,7 @@ mod tests {
             removed,
             cut_short: false,
             left: 100,
+            skipped: 0,
         }
     }
 
@@ -373,6 +393,29 @@ mod tests {
         assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
         // A complete round that changes nothing ends the run.
         assert!(!planner.end_round(false, false));
+    }
+
+    #[test]
+    fn a_round_of_every_pass_that_left_nothing_out_and_changed_nothing_ends_the_run() {
+        let round = |skipped, cut_short| {
+            let mut planner = Planner::new(2, true);
+            planner.record(0, run(10, 0));
+            planner.record(
+                1,
+                PassRun {
+                    skipped,
+                    cut_short,
+                    ..run(10, 0)
+                },
+            );
+            planner.end_round(false, false)
+        };
+        // A patient round of every pass that tested every candidate and changed nothing gives
+        // the complete round's guarantee: the run ends.
+        assert!(!round(0, false));
+        // One that left out a remembered failure, or stopped a sweep early, does not.
+        assert!(round(1, false));
+        assert!(round(0, true));
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 19);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 23);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -26,8 +26,8 @@ use crate::error::Error;
 use crate::passes::{
     DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
     Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace, TopChunks,
-    TreePass, TreeStrategy, UnitPass,
+    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace,
+    StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -57,7 +57,7 @@ impl std::fmt::Debug for StrategyInfo {
 pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         name: "default",
-        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on statement code (C, C++, Java, CSS) every comment deleted in one test, then the whitespace squeeze, binary splitting over lines and shorter identifiers next; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
         schedule: |units| match units {
             None => fixpoint(default_passes()),
             Some(g) => fixpoint(vec![Box::new(Partition::new(g))]),
@@ -224,6 +224,10 @@ const PASSES: &[(Make, &str)] = &[
         "shorten every whitespace run and trim the ends, in one test",
     ),
     (
+        Make::Fixed(|| Box::new(StripComments)),
+        "delete every comment, in one test (then the line comments alone, then the block comments)",
+    ),
+    (
         Make::Fixed(|| Box::new(SiblingRuns)),
         "delete runs of 2 to 8 elements of one sequence (name(){}, \"key\": value,)",
     ),
@@ -348,10 +352,24 @@ pub fn directory_schedule(per_file: impl Fn() -> Schedule + 'static, skip: &[Str
         }
         schedule
     };
+    let lines = move || {
+        let mut passes: Vec<Box<dyn Pass>> = Vec::new();
+        if indent {
+            passes.push(Box::new(Gated::new(Box::new(IndentBlocks), Needs::Text)));
+        }
+        passes.push(pass_named("split/lines").expect("a registered pass"));
+        Schedule {
+            passes,
+            to_fixpoint: true,
+        }
+    };
     Schedule {
         passes: vec![
             Box::new(FilesDelete),
-            Box::new(FilesEach::new(per_file)),
+            Box::new(FilesEach::named("files/lines", lines)),
+            Box::new(FilesBypass),
+            Box::new(FilesHoist),
+            Box::new(FilesEach::new(per_file).refresh(lines)),
             Box::new(FilesBypass),
             Box::new(FilesHoist),
         ],
@@ -425,6 +443,11 @@ fn gated(pass: impl Pass + 'static, needs: Needs) -> Box<dyn Pass> {
     Box::new(Gated::new(Box::new(pass), needs))
 }
 
+/// `pass` at its place for every input but statement code, where the schedule runs it earlier.
+fn unless_statements(pass: Box<dyn Pass>) -> Box<dyn Pass> {
+    Box::new(Gated::unless(pass, Needs::Statements))
+}
+
 /// The largest input the default schedule's DFA probe looks at: it paid on the families of
 /// examples/families up to 1,003 bytes and on no corpus case (1,690 bytes and up)
 /// (notes/dfa-induction.md).
@@ -448,13 +471,20 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         Box::new(DeadDeclarations::new(TopChunks::LARGE)),
         Box::new(TopChunks::new(TopChunks::LARGE)),
         gated(LengthAware::default(), Needs::Binary),
+        // Statement code (C, C++, Java, CSS): comments go in one test, and a line is a
+        // statement or a declaration, so lines and names pay more per test than the tree
+        // there, and go first (notes/schedule.md, statement code).
+        gated(StripComments, Needs::Statements),
+        gated(SqueezeWhitespace, Needs::Statements),
+        gated(Partition::new(Lines), Needs::Statements),
+        gated(ShortenIdentifiers::default(), Needs::Statements),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
         gated(Hoist, Needs::Groups),
-        Box::new(Partition::new(Lines)),
-        gated(SqueezeWhitespace, Needs::Text),
+        unless_statements(Box::new(Partition::new(Lines))),
+        unless_statements(gated(SqueezeWhitespace, Needs::Text)),
         gated(SiblingRuns, Needs::Groups),
-        gated(ShortenIdentifiers::default(), Needs::Text),
+        unless_statements(gated(ShortenIdentifiers::default(), Needs::Text)),
         gated(Partition::new(Tokens), Needs::Text),
         gated(ShortIntervals, Needs::Groups),
         gated(Expressions, Needs::Groups),

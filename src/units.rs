@@ -109,6 +109,14 @@ impl Units {
         }
     }
 
+    /// The units of `data` that start at `bounds` (ascending, from 0, with `data`'s length
+    /// last), sharing its bytes.
+    pub(crate) fn tiling(data: Arc<Vec<u8>>, bounds: Vec<u32>) -> Units {
+        debug_assert!(bounds.first() == Some(&0) && bounds.last() == Some(&(data.len() as u32)));
+        debug_assert!(bounds.is_sorted());
+        Units { data, bounds }
+    }
+
     /// Units given piece by piece (for hand-built examples); empty pieces are allowed.
     pub fn from_pieces<P: AsRef<[u8]>>(pieces: impl IntoIterator<Item = P>) -> Units {
         let mut data = Vec::new();

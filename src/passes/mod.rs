@@ -6,6 +6,7 @@
 //! - [`Partition`]: binary splitting over lines, tokens or bytes, by partition when the run batches.
 //! - [`TreePass`]: HDD, Perses or T-PDD over a tree inferred from the bytes.
 //! - [`SqueezeWhitespace`]: one candidate with every whitespace run shortened.
+//! - [`StripComments`]: one candidate with every comment deleted.
 //! - [`ShortenIdentifiers`]: one candidate per identifier, renamed to the shortest free name.
 //! - [`DfaPass`]: SAT-backed DFA induction, deleting loops of an inferred automaton.
 //! - [`Hollow`]: empties bracket groups and string literals.
@@ -28,6 +29,7 @@
 //! sweep; LengthAware sweeps too, over the records of the layout it infers.
 
 mod chunks;
+mod comments;
 mod dead;
 mod dfa;
 mod expressions;
@@ -50,6 +52,7 @@ mod tree;
 mod units;
 
 pub use chunks::TopChunks;
+pub use comments::{StripComments, strip_comments};
 pub use dead::DeadDeclarations;
 pub use dfa::DfaPass;
 pub use expressions::Expressions;

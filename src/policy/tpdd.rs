@@ -168,14 +168,18 @@ impl TPdd {
             q,
             uncertain_up,
             mass,
-            gain: vec![f64::NEG_INFINITY; n],
+            gain: Vec::new(),
             best: Vec::new(),
             leaves: n.next_power_of_two(),
+            first: (NodeId(0), f64::NEG_INFINITY),
         };
         for i in 0..n {
-            search.gain[i] = self.gain(NodeId(i as u32), liveness, &search);
+            let gain = self.gain(NodeId(i as u32), liveness, &search);
+            // Ids ascend, so only a strictly higher gain displaces the best so far.
+            if gain > search.first.1 {
+                search.first = (NodeId(i as u32), gain);
+            }
         }
-        search.build();
         search
     }
 
@@ -207,6 +211,15 @@ impl TPdd {
             }
             search.q[a.index()] = self.q_of(a, liveness, &search.q);
             up = tree.parent(a);
+        }
+        if search.best.is_empty() {
+            // The configuration's first failure: every gain, and the tournament over them.
+            let gains = (0..tree.len() as u32)
+                .map(|i| self.gain(NodeId(i), liveness, search))
+                .collect();
+            search.gain = gains;
+            search.build();
+            return;
         }
         let mut up = Some(d);
         while let Some(a) = up.filter(|&a| a != tree.root()) {
@@ -277,13 +290,17 @@ struct Search {
     uncertain_up: Vec<u32>,
     /// The surviving weight under every node (`None` when units simply count).
     mass: Option<Vec<f64>>,
-    /// Per node, its gain; minus infinity for a node that is no candidate.
+    /// Per node, its gain; minus infinity for a node that is no candidate. Filled at the
+    /// configuration's first failure, with `best`.
     gain: Vec<f64>,
     /// A tournament over the gains: `best[k]` is the winner of its two children `2k` and
     /// `2k + 1`, the leaves `leaves + i` being the nodes; the highest gain wins, ties going to
     /// the lower id, as a scan in id order would pick.
     best: Vec<u32>,
     leaves: usize,
+    /// The winner of the scan that began the search, and its gain: all a configuration whose
+    /// first candidate succeeds needs.
+    first: (NodeId, f64),
 }
 
 impl Search {
@@ -332,9 +349,11 @@ impl Search {
 
     /// The candidate with the highest gain, and that gain.
     fn top(&self) -> Option<(NodeId, f64)> {
-        let d = self.best[1];
-        let gain = self.gain[d as usize];
-        (gain > f64::NEG_INFINITY).then_some((NodeId(d), gain))
+        let (d, gain) = match self.best.get(1) {
+            Some(&d) => (NodeId(d), self.gain[d as usize]),
+            None => self.first,
+        };
+        (gain > f64::NEG_INFINITY).then_some((d, gain))
     }
 }
 

@@ -56,13 +56,13 @@ pub struct Inferred {
 pub fn infer(input: &[u8]) -> Option<Inferred> {
     let lexemes = lex(input);
     let partner = pair_brackets(&lexemes);
-    from_lexemes(input, &lexemes, &partner)
+    from_lexemes(&Arc::new(input.to_vec()), &lexemes, &partner)
 }
 
 /// [`infer`] from the input's `lexemes` (every one, whitespace included) and their bracket
-/// pairs `partner`.
+/// pairs `partner`. The units share `input`'s bytes.
 pub(super) fn from_lexemes(
-    input: &[u8],
+    input: &Arc<Vec<u8>>,
     lexemes: &[Lexeme],
     partner: &[Option<usize>],
 ) -> Option<Inferred> {
@@ -73,49 +73,47 @@ pub(super) fn from_lexemes(
         input.len() < u32::MAX as usize,
         "inputs are limited to 4 GiB"
     );
-    // Whitespace goes with the lexeme after it: the tree is built over the others.
-    let mut kept = vec![usize::MAX; lexemes.len()];
-    let mut solid: Vec<Lexeme> = Vec::with_capacity(lexemes.len());
-    for (k, l) in lexemes.iter().enumerate() {
-        if l.class != Class::Space {
-            kept[k] = solid.len();
-            solid.push(*l);
-        }
-    }
-    let solid_partner: Vec<Option<usize>> = lexemes
+    // Whitespace goes with the lexeme after it: the tree is built over the others. Only
+    // whether a bracket pairs matters to the tree, not with which.
+    let solid: Vec<Lexeme> = lexemes
+        .iter()
+        .filter(|l| l.class != Class::Space)
+        .copied()
+        .collect();
+    let paired: Vec<bool> = lexemes
         .iter()
         .zip(partner)
         .filter(|(l, _)| l.class != Class::Space)
-        .map(|(_, p)| p.map(|p| kept[p]))
+        .map(|(_, p)| p.is_some())
         .collect();
     let lexemes = solid;
-    let layout = Layout::new(input, &lexemes, solid_partner);
+    let layout = Layout::new(input, &lexemes, paired);
     let mut builder = Builder::new(&lexemes, &layout);
     let root = builder.build();
     let tree = builder
         .tree
         .build(root)
         .expect("inferred trees are well formed");
-    let units = Units::from_pieces(layout.leaves.iter().map(|&(s, e)| &input[s..e]));
+    let units = Units::tiling(input.clone(), layout.bounds);
     Some(Inferred {
         units,
         tree: Arc::new(tree),
     })
 }
 
-/// Where each lexeme sits: its leaf's byte range, whether it starts a line, its indentation,
-/// and its bracket partner.
+/// Where each lexeme sits: where its leaf starts (`bounds`, with the input's end last), whether
+/// it starts a line, its indentation, and whether it is a bracket that pairs.
 struct Layout {
-    leaves: Vec<(usize, usize)>,
+    bounds: Vec<u32>,
     starts_line: Vec<bool>,
     indent: Vec<u32>,
-    partner: Vec<Option<usize>>,
+    paired: Vec<bool>,
 }
 
 impl Layout {
-    fn new(input: &[u8], lexemes: &[Lexeme], partner: Vec<Option<usize>>) -> Layout {
+    fn new(input: &[u8], lexemes: &[Lexeme], paired: Vec<bool>) -> Layout {
         let n = lexemes.len();
-        let mut leaves = Vec::with_capacity(n.max(1));
+        let mut bounds = Vec::with_capacity(n + 1);
         let mut starts_line = Vec::with_capacity(n);
         let mut indent = Vec::with_capacity(n);
         let mut prev_end = 0;
@@ -133,19 +131,19 @@ impl Layout {
                     indent.push(gap.len() as u32);
                 }
             }
-            leaves.push((prev_end, lx.end));
+            bounds.push(prev_end as u32);
             prev_end = lx.end;
         }
-        match leaves.last_mut() {
-            // Trailing whitespace goes with the last lexeme.
-            Some(last) => last.1 = input.len(),
-            None => leaves.push((0, input.len())),
+        // Trailing whitespace goes with the last lexeme; no lexeme: one leaf of it all.
+        if bounds.is_empty() {
+            bounds.push(0);
         }
+        bounds.push(input.len() as u32);
         Layout {
-            leaves,
+            bounds,
             starts_line,
             indent,
-            partner,
+            paired,
         }
     }
 }
@@ -196,12 +194,11 @@ impl<'a> Builder<'a> {
         let mut top: Vec<Element> = Vec::new();
         for (i, lx) in self.lexemes.iter().enumerate() {
             let leaf = self.tree.token("");
-            let partner = self.layout.partner[i];
-            match (lx.class, partner) {
-                (Class::Punct(b), Some(_)) if closer_of(b).is_some() => {
+            match (lx.class, self.layout.paired[i]) {
+                (Class::Punct(b), true) if closer_of(b).is_some() => {
                     open.push((leaf, i, Vec::new()));
                 }
-                (Class::Punct(_), Some(_)) => {
+                (Class::Punct(_), true) => {
                     let (open_leaf, first, inside) = open.pop().expect("paired brackets nest");
                     let mut children = vec![open_leaf];
                     if !inside.is_empty() {

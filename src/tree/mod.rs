@@ -90,8 +90,12 @@ struct RuleInfo {
 #[derive(Clone, Debug, Default)]
 pub struct TreeBuilder {
     kinds: Vec<Kind>,
+    /// Labels by node id, up to the last node given a non-empty one (inferred trees have none).
     labels: Vec<Box<str>>,
-    children: Vec<Vec<NodeId>>,
+    /// Node `i`'s children are `child_list[child_start[i]..child_start[i + 1]]` (the last
+    /// node's run ends at the end of `child_list`): one flat list, no vector per node.
+    child_start: Vec<u32>,
+    child_list: Vec<NodeId>,
     rules: Vec<RuleInfo>,
 }
 
@@ -114,9 +118,17 @@ impl TreeBuilder {
     /// Adds a node and returns its id (the number of nodes added before it).
     pub fn node(&mut self, kind: Kind, label: &str, children: &[NodeId]) -> NodeId {
         let id = NodeId(self.kinds.len() as u32);
+        assert!(
+            self.child_list.len() + children.len() < u32::MAX as usize,
+            "trees are limited to 2^32 nodes"
+        );
         self.kinds.push(kind);
-        self.labels.push(label.into());
-        self.children.push(children.to_vec());
+        if !label.is_empty() {
+            self.labels.resize(id.index(), Box::default());
+            self.labels.push(label.into());
+        }
+        self.child_start.push(self.child_list.len() as u32);
+        self.child_list.extend_from_slice(children);
         id
     }
 
@@ -142,13 +154,17 @@ impl TreeBuilder {
 
     /// Checks the shape (every node reachable from `root` exactly once, tokens childless, other
     /// nodes not) and numbers the leaves left to right as units.
-    pub fn build(self, root: NodeId) -> Result<Tree, MalformedTree> {
+    pub fn build(mut self, root: NodeId) -> Result<Tree, MalformedTree> {
         let n = self.kinds.len();
         if root.index() >= n {
             return Err(MalformedTree(format!("root {} does not exist", root.0)));
         }
+        self.child_start.push(self.child_list.len() as u32);
+        let (child_start, child_list) = (self.child_start, self.child_list);
+        let children = |i: usize| &child_list[child_start[i] as usize..child_start[i + 1] as usize];
         let mut parent = vec![NONE; n];
-        for (p, kids) in self.children.iter().enumerate() {
+        for p in 0..n {
+            let kids = children(p);
             let is_token = self.kinds[p] == Kind::Token;
             if is_token && !kids.is_empty() {
                 return Err(MalformedTree(format!("token {p} has children")));
@@ -179,7 +195,7 @@ impl TreeBuilder {
         while next < bfs.len() {
             let id = bfs[next];
             next += 1;
-            for &c in &self.children[id.index()] {
+            for &c in children(id.index()) {
                 depth[c.index()] = depth[id.index()] + 1;
                 bfs.push(c);
             }
@@ -211,7 +227,7 @@ impl TreeBuilder {
         let mut unit_leaf = Vec::new();
         let mut stack = vec![root];
         while let Some(id) = stack.pop() {
-            let kids = &self.children[id.index()];
+            let kids = children(id.index());
             if kids.is_empty() {
                 leaf_unit[id.index()] = unit_leaf.len() as u32;
                 unit_leaf.push(id);
@@ -219,17 +235,10 @@ impl TreeBuilder {
                 stack.extend(kids.iter().rev().copied());
             }
         }
-        let mut child_start = Vec::with_capacity(n + 1);
-        let mut child_list = Vec::new();
-        for kids in &self.children {
-            child_start.push(child_list.len() as u32);
-            child_list.extend_from_slice(kids);
-        }
-        child_start.push(child_list.len() as u32);
         let mut span = vec![(0u32, 0u32); n];
         for &id in bfs.iter().rev() {
             let i = id.index();
-            span[i] = match (self.children[i].first(), self.children[i].last()) {
+            span[i] = match (children(i).first(), children(i).last()) {
                 (Some(first), Some(last)) => (span[first.index()].0, span[last.index()].1),
                 _ => (leaf_unit[i], leaf_unit[i] + 1),
             };
@@ -273,6 +282,7 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone)]
 pub struct Tree {
     kinds: Vec<Kind>,
+    /// Labels by node id, up to the last non-empty one (see [`Tree::label`]).
     labels: Vec<Box<str>>,
     child_start: Vec<u32>,
     child_list: Vec<NodeId>,
@@ -329,7 +339,7 @@ impl Tree {
 
     /// A node's label (empty for inferred trees).
     pub fn label(&self, id: NodeId) -> &str {
-        &self.labels[id.index()]
+        self.labels.get(id.index()).map_or("", |l| l)
     }
 
     /// The name a rule was declared with (`None` for tokens and lists).

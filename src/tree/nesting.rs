@@ -185,8 +185,29 @@ impl Nesting {
         Nesting::of(Arc::new(input.to_vec()))
     }
 
+    /// The largest input whose nesting is read (2 MiB). A larger one is read as flat: no
+    /// lexemes, no groups, no tree, so the passes over structure wait until the chunk passes
+    /// and the line splits bring the best below it. Lexemes, pairs, groups, the tree and
+    /// T-PDD's beliefs cost about 50 bytes of memory per input byte (notes/benchmarks.md): a
+    /// 2 MiB best takes about 100 MB, so an input of 9 MB and more stays within the bound of
+    /// four times the input plus 64 MB (a 50 MB one within its 264 MB); inputs of 1 to 9 MB
+    /// may pass it by a few tens of MB while their tree lives.
+    pub const MAX_BYTES: usize = 2 << 20;
+
     /// The nesting of `input`, shared rather than copied.
     pub fn of(input: Arc<Vec<u8>>) -> Nesting {
+        if input.len() > Self::MAX_BYTES {
+            let (groups, lone_tags, sequences) = groups_and_sequences(&input, &[], &[]);
+            return Nesting {
+                input,
+                lexemes: Vec::new(),
+                partner: Vec::new(),
+                inferred: OnceLock::from(None),
+                groups,
+                lone_tags,
+                sequences,
+            };
+        }
         let lexemes: Vec<Lexeme> = lex(&input);
         let partner = pair_brackets(&lexemes);
         let (groups, lone_tags, sequences) = groups_and_sequences(&input, &lexemes, &partner);
@@ -484,5 +505,19 @@ mod tests {
     fn crossing_pairs_are_not_groups() {
         let s = Nesting::new(b"<a>(</a>)");
         assert_eq!(s.groups().len(), 1);
+    }
+
+    #[test]
+    fn an_input_above_the_limit_is_read_as_flat() {
+        let line = b"int f(int x) { return g(x); }\n";
+        let mut input = line.repeat(Nesting::MAX_BYTES / line.len());
+        let below = Nesting::new(&input);
+        assert!(below.is_structured() && below.inferred().is_some());
+        input.extend_from_slice(line);
+        let above = Nesting::new(&input);
+        assert!(!above.is_structured());
+        assert!(above.lexemes().is_empty() && above.groups().is_empty());
+        assert!(above.inferred().is_none());
+        assert_eq!(above.sequences().len(), 1);
     }
 }
