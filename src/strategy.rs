@@ -356,10 +356,24 @@ pub fn directory_schedule(per_file: impl Fn() -> Schedule + 'static, skip: &[Str
         }
         schedule
     };
+    let lines = move || {
+        let mut passes: Vec<Box<dyn Pass>> = Vec::new();
+        if indent {
+            passes.push(Box::new(Gated::new(Box::new(IndentBlocks), Needs::Text)));
+        }
+        passes.push(pass_named("split/lines").expect("a registered pass"));
+        Schedule {
+            passes,
+            to_fixpoint: true,
+        }
+    };
     Schedule {
         passes: vec![
             Box::new(FilesDelete),
-            Box::new(FilesEach::new(per_file)),
+            Box::new(FilesEach::named("files/lines", lines)),
+            Box::new(FilesBypass),
+            Box::new(FilesHoist),
+            Box::new(FilesEach::new(per_file).refresh(lines)),
             Box::new(FilesBypass),
             Box::new(FilesHoist),
         ],
