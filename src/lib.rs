@@ -89,8 +89,9 @@ pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output
 pub use passes::{
     DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
     Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition, Round,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace,
-    StripComments, TopChunks, TreePass, TreeStrategy, UnitPass, is_text, squeeze, strip_comments,
+    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeSpaces,
+    SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass, drop_spaces,
+    is_text, squeeze, strip_comments,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,

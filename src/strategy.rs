@@ -26,8 +26,8 @@ use crate::error::Error;
 use crate::passes::{
     DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
     Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeWhitespace,
-    StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
+    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeSpaces,
+    SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -228,6 +228,10 @@ const PASSES: &[(Make, &str)] = &[
         "delete every comment, in one test (then the line comments alone, then the block comments)",
     ),
     (
+        Make::Fixed(|| Box::new(SqueezeSpaces)),
+        "delete every space that keeps no two tokens apart (x = f (a) ; becomes x=f(a);), in one test",
+    ),
+    (
         Make::Fixed(|| Box::new(SiblingRuns)),
         "delete runs of 2 to 8 elements of one sequence (name(){}, \"key\": value,)",
     ),
@@ -352,10 +356,24 @@ pub fn directory_schedule(per_file: impl Fn() -> Schedule + 'static, skip: &[Str
         }
         schedule
     };
+    let lines = move || {
+        let mut passes: Vec<Box<dyn Pass>> = Vec::new();
+        if indent {
+            passes.push(Box::new(Gated::new(Box::new(IndentBlocks), Needs::Text)));
+        }
+        passes.push(pass_named("split/lines").expect("a registered pass"));
+        Schedule {
+            passes,
+            to_fixpoint: true,
+        }
+    };
     Schedule {
         passes: vec![
             Box::new(FilesDelete),
-            Box::new(FilesEach::new(per_file)),
+            Box::new(FilesEach::named("files/lines", lines)),
+            Box::new(FilesBypass),
+            Box::new(FilesHoist),
+            Box::new(FilesEach::new(per_file).refresh(lines)),
             Box::new(FilesBypass),
             Box::new(FilesHoist),
         ],

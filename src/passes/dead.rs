@@ -834,4 +834,16 @@ mod tests {
         DeadDeclarations::new(0).run(&mut driver).unwrap();
         assert_eq!(driver.report().eval.tests_run, 0);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_gives_dead_forms_in_order(input in proptest::collection::vec(
+            proptest::sample::select(b"ab ;,{}()<>[]=:*~#\n\"".to_vec()), 0..300)) {
+            let (forms, dead) = dead_forms(&input, &HashSet::new());
+            for w in dead.windows(2) {
+                proptest::prop_assert!(w[0] < w[1]);
+            }
+            proptest::prop_assert!(dead.last().is_none_or(|&i| i < forms.len()));
+        }
+    }
 }

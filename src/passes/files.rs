@@ -366,12 +366,22 @@ impl Pass for FilesBypass {
     }
 }
 
-/// Runs a one-file schedule on each regular file of a tree, the largest first, with the rest
-/// of the tree as it is around it. Each file's schedule runs to its fixpoint (after a round
-/// that changed the file, only the passes that paid; a full round that changes nothing ends).
+/// Runs a one-file schedule on each regular file of a tree with the rest of the tree as it is
+/// around it. Each file's schedule runs to its fixpoint (after a round that changed the file,
+/// only the passes that paid; a full round that changes nothing ends).
+///
+/// The files go in the order of the references they make to each other (see
+/// [`FilesBypass`]): a file that names no other file first, then the files naming only those,
+/// and so on; the smaller first among equals. The file where the behaviour ends (the module
+/// that raises, the header that declares) is reduced before the files that only lead to it,
+/// so those are often deleted before a schedule is spent on them. With [`FilesEach::refresh`],
+/// after a file changed, each root of the references (a file that names another and that no
+/// file names: the entry script) gets that cheap schedule first, so what the entry no longer
+/// reaches is deleted right away.
 pub struct FilesEach {
     name: String,
     schedule: Box<dyn Fn() -> Schedule>,
+    refresh: Option<Box<dyn Fn() -> Schedule>>,
 }
 
 impl FilesEach {
@@ -380,14 +390,94 @@ impl FilesEach {
         FilesEach::named("files/each", schedule)
     }
 
-    /// The same under another name (a tree's schedule may run a cheap schedule over every
-    /// file before the full one).
+    /// The same under another name (a tree's schedule runs a cheap schedule over every file
+    /// before the full one).
     pub fn named(name: &str, schedule: impl Fn() -> Schedule + 'static) -> FilesEach {
         FilesEach {
             name: name.to_string(),
             schedule: Box::new(schedule),
+            refresh: None,
         }
     }
+
+    /// After each file that changed, runs `schedule` (a cheap one) on the roots of the
+    /// references before deleting what is no longer needed.
+    pub fn refresh(mut self, schedule: impl Fn() -> Schedule + 'static) -> FilesEach {
+        self.refresh = Some(Box::new(schedule));
+        self
+    }
+
+    /// Runs `schedule` to its fixpoint on file `path` of the best tree, if it is still there;
+    /// whether the tree changed.
+    fn reduce_file(
+        driver: &mut Driver,
+        path: &[u8],
+        schedule: &mut Schedule,
+    ) -> Result<bool, Stop> {
+        let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
+        let Some(i) = tree.entries().iter().position(|e| e.path == path) else {
+            return Ok(false);
+        };
+        let splice = tree.splice(i).expect("a regular file");
+        let before = driver.best_shared();
+        driver.focus(splice);
+        driver.count(Counter::FilesEachFiles, 1);
+        let result = run_to_fixpoint(schedule, driver);
+        driver.unfocus();
+        result?;
+        Ok(driver.best() != before.as_slice())
+    }
+}
+
+/// The reference graph of a tree's regular files: for each file (by entry index), its depth
+/// (0 for a file that names no other, else one more than the deepest it names) and whether it
+/// is a root (it names another file and no file names it).
+fn reference_depths(tree: &Archive) -> Vec<(usize, usize, bool)> {
+    let entries = tree.entries();
+    let files: Vec<(usize, Vec<NameForm>)> = (0..entries.len())
+        .filter(|&i| entries[i].is_file())
+        .map(|i| (i, name_forms(&entries[i].path)))
+        .collect();
+    let slot = |entry: usize| files.iter().position(|(j, _)| *j == entry).expect("a file");
+    let names: Vec<Vec<usize>> = files
+        .iter()
+        .map(|(i, _)| {
+            let EntryKind::File(text) = &entries[*i].kind else {
+                return Vec::new();
+            };
+            let mut to: Vec<usize> = references(text, &files, *i)
+                .iter()
+                .map(|r| slot(r.to))
+                .collect();
+            to.sort_unstable();
+            to.dedup();
+            to
+        })
+        .collect();
+    // Longest path to a file that names nothing; a cycle stops growing after n rounds.
+    let n = files.len();
+    let mut depth = vec![0usize; n];
+    for _ in 0..n {
+        let next: Vec<usize> = (0..n)
+            .map(|f| names[f].iter().map(|&t| depth[t] + 1).max().unwrap_or(0))
+            .collect();
+        if next == depth {
+            break;
+        }
+        depth = next;
+    }
+    let named: Vec<bool> = (0..n)
+        .map(|f| names.iter().any(|to| to.contains(&f)))
+        .collect();
+    (0..n)
+        .map(|f| {
+            (
+                files[f].0,
+                depth[f].min(n),
+                !names[f].is_empty() && !named[f],
+            )
+        })
+        .collect()
 }
 
 impl Pass for FilesEach {
@@ -399,33 +489,36 @@ impl Pass for FilesEach {
         let Ok(tree) = Archive::decode(driver.best()) else {
             return Ok(());
         };
-        let mut files: Vec<(usize, Vec<u8>)> = tree
-            .entries()
+        let graph = reference_depths(&tree);
+        let mut files: Vec<(usize, usize, Vec<u8>)> = graph
             .iter()
-            .filter_map(|e| match &e.kind {
-                EntryKind::File(c) if !c.is_empty() => Some((c.len(), e.path.clone())),
+            .filter_map(|&(i, depth, _)| match &tree.entries()[i].kind {
+                EntryKind::File(c) if !c.is_empty() => {
+                    Some((depth, c.len(), tree.entries()[i].path.clone()))
+                }
                 _ => None,
             })
             .collect();
-        files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-        for (done, (_, path)) in files.iter().enumerate() {
+        files.sort();
+        for (done, (_, _, path)) in files.iter().enumerate() {
             driver.progress(done as u64, files.len() as u64);
-            let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
             // A file deleted since the pass began is skipped.
-            let Some(i) = tree.entries().iter().position(|e| &e.path == path) else {
+            if !Self::reduce_file(driver, path, &mut (self.schedule)())? {
                 continue;
-            };
-            let splice = tree.splice(i).expect("a regular file");
-            let before = driver.best_shared();
-            driver.focus(splice);
-            driver.count(Counter::FilesEachFiles, 1);
-            let result = run_to_fixpoint(&mut (self.schedule)(), driver);
-            driver.unfocus();
-            result?;
-            if driver.best() != before.as_slice() {
-                // What this file no longer uses may go now, before a schedule is spent on it.
-                FilesDelete.run(driver)?;
             }
+            if let Some(refresh) = &self.refresh {
+                let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
+                let roots: Vec<Vec<u8>> = reference_depths(&tree)
+                    .into_iter()
+                    .filter(|&(i, _, root)| root && tree.entries()[i].path != *path)
+                    .map(|(i, _, _)| tree.entries()[i].path.clone())
+                    .collect();
+                for root in roots {
+                    Self::reduce_file(driver, &root, &mut refresh())?;
+                }
+            }
+            // What this file no longer uses may go now, before a schedule is spent on it.
+            FilesDelete.run(driver)?;
         }
         Ok(())
     }

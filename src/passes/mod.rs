@@ -7,6 +7,7 @@
 //! - [`TreePass`]: HDD, Perses or T-PDD over a tree inferred from the bytes.
 //! - [`SqueezeWhitespace`]: one candidate with every whitespace run shortened.
 //! - [`StripComments`]: one candidate with every comment deleted.
+//! - [`SqueezeSpaces`]: one candidate with every space that keeps no two tokens apart deleted.
 //! - [`ShortenIdentifiers`]: one candidate per identifier, renamed to the shortest free name.
 //! - [`DfaPass`]: SAT-backed DFA induction, deleting loops of an inferred automaton.
 //! - [`Hollow`]: empties bracket groups and string literals.
@@ -47,6 +48,7 @@ mod patch;
 mod records;
 mod rename;
 mod siblings;
+mod spaces;
 mod squeeze;
 mod tree;
 mod units;
@@ -69,6 +71,7 @@ pub use partition::Partition;
 pub use records::LengthAware;
 pub use rename::{Round, ShortenIdentifiers};
 pub use siblings::SiblingRuns;
+pub use spaces::{SqueezeSpaces, drop_spaces};
 pub use squeeze::{SqueezeWhitespace, squeeze};
 pub use tree::{TreePass, TreeStrategy};
 pub use units::UnitPass;

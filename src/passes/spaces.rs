@@ -1,0 +1,112 @@
+//! The spacing pass: one candidate with every space that keeps no two tokens apart deleted.
+//!
+//! Main type: [`SqueezeSpaces`], a [`Pass`]; [`drop_spaces`] computes its candidate. In code
+//! whose grammar ignores spacing (C, C++, Java, CSS), most spaces left after the whitespace
+//! squeeze sit between a word and a bracket or an operator (`x = f (a, b) ;`), and the token
+//! pass deletes them one test per space. This pass proposes, in one test, the input with every
+//! run of spaces and tabs deleted unless the bytes on its two sides could join into one token
+//! (two word characters, `a b`; two operator characters, `- -`, `/ *`); newlines stay, so the
+//! line passes keep their units and preprocessor lines stay lines.
+//!
+//! ```
+//! use myhill::drop_spaces;
+//! assert_eq!(drop_spaces(b"int x = f (a, - -b) ;\n"), b"int x=f(a,- -b);\n");
+//! assert_eq!(drop_spaces(b"s = \"a b\" ;"), b"s=\"a b\";");
+//! ```
+//!
+//! Limits: spaces inside literals and comments stay (they are one lexeme); a language where a
+//! space between a word and an operator matters (a macro's stringified argument, `u8 "x"`)
+//! makes the candidate fail, and the token pass then deletes the spaces one by one.
+
+use crate::driver::Driver;
+use crate::lex::{Class, lexemes};
+use crate::report::Stop;
+use crate::schedule::Pass;
+
+/// What side of a space a byte puts it on: bytes of one kind may join into one token.
+fn kind(b: u8) -> u8 {
+    match b {
+        b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'_' | b'$' | b'\'' | b'"' | 0x80.. => 0,
+        b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!' | b'&' | b'|' | b'^'
+        | b'~' | b'.' | b':' | b'?' | b'#' | b'@' | b'\\' => 1,
+        _ => 2,
+    }
+}
+
+/// `input` with every run of spaces and tabs deleted where the bytes on its two sides cannot
+/// join into one token: one of them is a bracket, `;` or `,`, or one is a word character and
+/// the other an operator. Runs at a line's start or end go too; newlines stay, and so does
+/// every space of a preprocessor line (`#define F (x)` is not `#define F(x)`).
+pub fn drop_spaces(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut copied = 0;
+    let (mut line_start, mut directive) = (true, false);
+    for lexeme in lexemes(input) {
+        if lexeme.class != Class::Space {
+            if line_start {
+                directive = input[lexeme.start] == b'#';
+            }
+            // A line comment ends with its newline.
+            line_start = input[lexeme.end - 1] == b'\n';
+            continue;
+        }
+        let run = &input[lexeme.start..lexeme.end];
+        let newlines = run.iter().filter(|&&b| b == b'\n').count();
+        let keep = if newlines > 0 {
+            line_start = true;
+            newlines == run.len()
+        } else {
+            directive
+                || match (input[..lexeme.start].last(), input.get(lexeme.end)) {
+                    (Some(&b), Some(&a)) => kind(b) == kind(a) && kind(a) < 2,
+                    _ => false,
+                }
+        };
+        if keep {
+            continue;
+        }
+        out.extend_from_slice(&input[copied..lexeme.start]);
+        out.extend(std::iter::repeat_n(b'\n', newlines));
+        copied = lexeme.end;
+    }
+    out.extend_from_slice(&input[copied..]);
+    out
+}
+
+/// Proposes the input without the spaces that keep no two tokens apart, in one test.
+#[derive(Clone, Debug, Default)]
+pub struct SqueezeSpaces;
+
+impl Pass for SqueezeSpaces {
+    fn name(&self) -> String {
+        "squeeze/spaces".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let best = driver.best().to_vec();
+        let mut candidate = Some(drop_spaces(&best)).filter(|c| c.len() < best.len());
+        driver
+            .try_candidates(&mut || candidate.take().map(|c| (c, ())))
+            .map(drop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spaces_go_where_no_two_tokens_can_join() {
+        assert_eq!(drop_spaces(b"a b"), b"a b");
+        assert_eq!(drop_spaces(b"a  =  b ;"), b"a=b;");
+        assert_eq!(drop_spaces(b"x - -y + +z"), b"x- -y+ +z");
+        assert_eq!(drop_spaces(b"p / *q"), b"p/ *q");
+        assert_eq!(drop_spaces(b"  f ( ) { }  \n  g ( ) ;\n"), b"f(){}\ng();\n");
+        assert_eq!(
+            drop_spaces(b"#define F (x)\nint y ;"),
+            b"#define F (x)\nint y;"
+        );
+        assert_eq!(drop_spaces(b"a; \n  b ;"), b"a;\nb;");
+        assert_eq!(drop_spaces(b"'a' 'b' \"c\" d"), b"'a' 'b' \"c\" d");
+    }
+}
