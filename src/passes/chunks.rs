@@ -44,6 +44,7 @@
 //! On an input below `min_bytes` the pass does nothing; the finer passes take over there.
 
 use super::gate::is_text;
+use super::without_ranges;
 use crate::driver::Driver;
 use crate::lex::{Class, closer_of};
 use crate::report::Stop;
@@ -624,13 +625,7 @@ impl Pass for TopChunks {
                             continue;
                         }
                         let cut = spans(&best, forms_now, a, b);
-                        let mut bytes = Vec::with_capacity(best.len());
-                        let mut from = 0;
-                        for &(s, e) in &cut {
-                            bytes.extend_from_slice(&best[from..s]);
-                            from = e;
-                        }
-                        bytes.extend_from_slice(&best[from..]);
+                        let bytes = without_ranges(&best, &cut);
                         return Some((bytes, (a, b, cut)));
                     }
                 };
@@ -713,11 +708,7 @@ mod tests {
         // brackets stay.
         let f = forms(input.as_bytes(), input.len() / OPEN_SHARE);
         let cut = spans(input.as_bytes(), &f, 40, 42);
-        let mut kept = input.clone().into_bytes();
-        for &(s, e) in cut.iter().rev() {
-            kept.drain(s..e);
-        }
-        let kept = String::from_utf8(kept).unwrap();
+        let kept = String::from_utf8(without_ranges(input.as_bytes(), &cut)).unwrap();
         assert!(kept.ends_with("  int v38;\n}\n\n"), "{kept}");
     }
 

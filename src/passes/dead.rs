@@ -39,6 +39,7 @@
 
 use super::chunks::{Form, forms, spans};
 use super::gate::is_text;
+use super::without_ranges;
 use crate::driver::Driver;
 use crate::eval::content_key;
 use crate::lex::Class;
@@ -600,13 +601,7 @@ impl Pass for DeadDeclarations {
                         }
                         let cut = cut(&best, forms_now, &dead_now[a..at]);
                         at = a;
-                        let mut bytes = Vec::with_capacity(best.len());
-                        let mut from = 0;
-                        for &(s, e) in &cut {
-                            bytes.extend_from_slice(&best[from..s]);
-                            from = e;
-                        }
-                        bytes.extend_from_slice(&best[from..]);
+                        let bytes = without_ranges(&best, &cut);
                         proposed += 1;
                         Some((bytes, (cut[0].0, proposed)))
                     };

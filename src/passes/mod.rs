@@ -19,8 +19,9 @@
 //! - [`LowerBytes`]: lowers the bytes of a binary input toward zero.
 //! - [`ShortenLiterals`]: shortens string literals from inside.
 //! - [`Expressions`]: replaces `a OP b` by an operand, and names and calls by `0`.
-//! - [`FilesDelete`], [`FilesEach`]: on a directory tree, whole files deleted, then each file
-//!   reduced by a one-file schedule inside the tree.
+//! - [`FilesDelete`], [`FilesHoist`], [`FilesBypass`], [`FilesEach`]: on a directory tree, whole
+//!   files deleted, a file replaced by another, a reference that skips the file between, then
+//!   each file reduced by a one-file schedule inside the tree.
 //! - [`IndentBlocks`]: deletes an indented block, or replaces it by its dedented body.
 //! - [`Gated`]: any of them, run only on inputs where it can pay ([`Needs`]).
 //!
@@ -75,3 +76,16 @@ pub use spaces::{SqueezeSpaces, drop_spaces};
 pub use squeeze::{SqueezeWhitespace, squeeze};
 pub use tree::{TreePass, TreeStrategy};
 pub use units::UnitPass;
+
+/// `bytes` without the byte ranges `ranges` (in order, not overlapping): the candidate of a
+/// pass that deletes several stretches at once.
+pub(crate) fn without_ranges(bytes: &[u8], ranges: &[(usize, usize)]) -> Vec<u8> {
+    let mut kept = Vec::with_capacity(bytes.len());
+    let mut from = 0;
+    for &(start, end) in ranges {
+        kept.extend_from_slice(&bytes[from..start]);
+        from = end;
+    }
+    kept.extend_from_slice(&bytes[from..]);
+    kept
+}

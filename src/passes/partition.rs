@@ -21,6 +21,7 @@
 //! Limits: the cut is taken afresh each time the pass runs; a merge of successes that fails
 //! costs the batch that tested it.
 
+use super::without_ranges;
 use crate::driver::{Driver, Witness};
 use crate::policy::{BinarySplit, Policy};
 use crate::report::{Counter, Stop};
@@ -98,14 +99,7 @@ fn partition(driver: &mut Driver, granularity: Granularity) -> Result<(), Stop> 
         let (_, first) = wins.swap_remove(0);
         driver.accept(first);
         if ranges.len() > 1 {
-            let mut merged = Vec::with_capacity(base.len());
-            let mut from = 0;
-            for &(s, e) in &ranges {
-                merged.extend_from_slice(&base[from..s]);
-                from = e;
-            }
-            merged.extend_from_slice(&base[from..]);
-            pending = Some(merged);
+            pending = Some(without_ranges(&base, &ranges));
         }
     }
 }
