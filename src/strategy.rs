@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 23);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 25);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -212,6 +212,10 @@ const PASSES: &[(Make, &str)] = &[
     (
         Make::Units(|g| Box::new(Partition::new(g))),
         "adaptive binary splitting over {units} (partition with --batch)",
+    ),
+    (
+        Make::Fixed(|| Box::new(Partition::words())),
+        "adaptive binary splitting over words: lexemes, each with the whitespace after it",
     ),
     (Make::Units(|g| unit_pass(g, ddmin)), "DDMin over {units}"),
     (Make::Units(|g| unit_pass(g, probdd)), "ProbDD over {units}"),
@@ -480,6 +484,7 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         // there, and go first (notes/schedule.md, statement code).
         gated(StripComments, Needs::Statements),
         gated(SqueezeWhitespace, Needs::Statements),
+        gated(SqueezeSpaces, Needs::Statements),
         gated(Partition::new(Lines), Needs::Statements),
         gated(ShortenIdentifiers::default(), Needs::Statements),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
@@ -489,7 +494,8 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         unless_statements(gated(SqueezeWhitespace, Needs::Text)),
         gated(SiblingRuns, Needs::Groups),
         unless_statements(gated(ShortenIdentifiers::default(), Needs::Text)),
-        gated(Partition::new(Tokens), Needs::Text),
+        gated(Partition::words(), Needs::Statements),
+        unless_statements(gated(Partition::new(Tokens), Needs::Text)),
         gated(ShortIntervals, Needs::Groups),
         gated(Expressions, Needs::Groups),
         gated(Integers, Needs::Groups),

@@ -18,11 +18,18 @@
 //! assert_eq!(pass.name(), "split/lines");
 //! ```
 //!
+//! [`Partition::words`] splits over lexemes that carry the whitespace after them: on statement
+//! code a run of spaces is never a unit of its own, because the spacing pass
+//! ([`crate::SqueezeSpaces`]) deletes every space that can go in one test, and a space it keeps
+//! (`int x`) keeps two words apart; the token units spent a test on each.
+//!
 //! Limits: the cut is taken afresh each time the pass runs; a merge of successes that fails
-//! costs the batch that tested it.
+//! costs the batch that tested it. Over words, a run of whitespace goes only with the lexeme
+//! before it, so a newline the line passes need and no other pass deletes stays.
 
 use super::without_ranges;
 use crate::driver::{Driver, Witness};
+use crate::lex::{Class, lexemes};
 use crate::policy::{BinarySplit, Policy};
 use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
@@ -34,7 +41,7 @@ use crate::units::{Granularity, Units};
 /// per level when it holds; when it fails, that batch is dropped and the level starts again
 /// from the accepted best). Chunks shrink with what is left and halve after a level that
 /// removed nothing, until single units remove nothing.
-fn partition(driver: &mut Driver, granularity: Granularity) -> Result<(), Stop> {
+fn partition(driver: &mut Driver, granularity: Cut) -> Result<(), Stop> {
     let batch = driver.batch().max(2);
     let mut largest = usize::MAX;
     // The merge of the last level's successes, not yet tested.
@@ -108,11 +115,11 @@ fn partition(driver: &mut Driver, granularity: Granularity) -> Result<(), Stop> 
 /// most `largest` units; returns their size in units and their byte ranges.
 fn chunks(
     base: &std::sync::Arc<Vec<u8>>,
-    granularity: Granularity,
+    granularity: Cut,
     slots: usize,
     largest: usize,
 ) -> (usize, Vec<(usize, usize)>) {
-    let units = Units::cut_shared(base.clone(), granularity);
+    let units = granularity.cut(base.clone());
     let n = units.len();
     let size = n.div_ceil(slots).min(largest).max(1);
     let at = |i: usize| units.offset(i.min(n) as u32);
@@ -123,28 +130,77 @@ fn chunks(
     (size, ranges)
 }
 
+/// What the pass splits over: units of a granularity, or words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cut {
+    Units(Granularity),
+    /// Lexemes, each with the whitespace that follows it.
+    Words,
+}
+
+impl Cut {
+    fn cut(self, input: std::sync::Arc<Vec<u8>>) -> Units {
+        match self {
+            Cut::Units(g) => Units::cut_shared(input, g),
+            Cut::Words => {
+                let bounds = word_bounds(&input);
+                Units::tiling(input, bounds)
+            }
+        }
+    }
+}
+
+/// The bounds of `input`'s words: a lexeme and the whitespace after it are one unit
+/// (whitespace at the very start is a unit of its own).
+fn word_bounds(input: &[u8]) -> Vec<u32> {
+    let mut bounds = vec![0u32];
+    bounds.extend(
+        lexemes(input)
+            .filter(|l| l.class != Class::Space && l.start > 0)
+            .map(|l| l.start as u32),
+    );
+    if !input.is_empty() {
+        bounds.push(input.len() as u32);
+    }
+    bounds
+}
+
 /// Binary splitting over one granularity, by partition when the run batches.
 pub struct Partition {
-    granularity: Granularity,
+    granularity: Cut,
 }
 
 impl Partition {
     /// Splitting over units of `granularity`.
     pub fn new(granularity: Granularity) -> Partition {
-        Partition { granularity }
+        Partition {
+            granularity: Cut::Units(granularity),
+        }
+    }
+
+    /// Splitting over words: lexemes, each with the whitespace after it, so that no test
+    /// deletes whitespace alone (`split/words`).
+    pub fn words() -> Partition {
+        Partition {
+            granularity: Cut::Words,
+        }
     }
 }
 
 impl Pass for Partition {
     fn name(&self) -> String {
-        format!("{}/{}", BinarySplit::default().name(), self.granularity)
+        let units = match self.granularity {
+            Cut::Units(g) => g.name(),
+            Cut::Words => "words",
+        };
+        format!("{}/{units}", BinarySplit::default().name())
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
         if driver.batch() > 1 {
             return partition(driver, self.granularity);
         }
-        let units = Units::cut_shared(driver.best_shared(), self.granularity);
+        let units = self.granularity.cut(driver.best_shared());
         let mut policy: Box<dyn Policy> = Box::new(BinarySplit::default());
         driver.run_policy(&units, &mut policy).map(drop)
     }
@@ -161,5 +217,50 @@ impl Pass for Partition {
             .take(batch.max(2))
             .map(|(s, e)| [&best[..s], &best[e..]].concat())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(input: &[u8]) -> Vec<&[u8]> {
+        let bounds = word_bounds(input);
+        bounds
+            .windows(2)
+            .map(|w| &input[w[0] as usize..w[1] as usize])
+            .collect()
+    }
+
+    #[test]
+    fn a_word_carries_the_whitespace_after_it() {
+        let want: Vec<&[u8]> = vec![b"int  ", b"x ", b"= ", b"f", b"(", b"a", b")", b";\n"];
+        assert_eq!(words(b"int  x = f(a);\n"), want);
+        let want: Vec<&[u8]> = vec![b"\n ", b"y", b"; ", b"\"a b\""];
+        assert_eq!(words(b"\n y; \"a b\""), want);
+        assert!(words(b"").is_empty());
+        assert_eq!(words(b"  "), vec![b"  "]);
+    }
+
+    #[test]
+    fn splitting_over_words_never_tests_whitespace_alone() {
+        use crate::{EvalOptions, FnOracle};
+        let tested = std::sync::Mutex::new(Vec::new());
+        let oracle = FnOracle::new(|c: &[u8]| {
+            tested.lock().unwrap().push(c.to_vec());
+            c.windows(4).any(|w| w == b"f(a)")
+        });
+        let input = b"int x = f(a);\nint y;\n".to_vec();
+        let mut driver = crate::Driver::new(input.clone(), &oracle, EvalOptions::bare());
+        let mut pass = Partition::words();
+        pass.run(&mut driver).unwrap();
+        assert_eq!(driver.best(), b"f(a)");
+        assert_eq!(pass.name(), "split/words");
+        drop(driver);
+        for candidate in tested.into_inner().unwrap() {
+            // Every candidate is the input less whole words: never a word without its space.
+            let text = String::from_utf8(candidate).unwrap();
+            assert!(!text.contains("intx") && !text.contains("xy"), "{text:?}");
+        }
     }
 }
