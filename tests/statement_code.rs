@@ -1,17 +1,19 @@
-//! The default schedule on statement code: comments, whitespace and lines come before the
-//! tree passes; every other input keeps the structure-first order.
+//! The default schedule on statement code: comments, whitespace, spaces and lines come before
+//! the tree passes, and the token pass spends no test on whitespace alone; every other input
+//! keeps the structure-first order.
 
-use myhill::{FnOracle, ReduceOptions, Reduction, Strategy, squeeze, strip_comments};
+use myhill::{FnOracle, ReduceOptions, Reduction, Strategy, drop_spaces, squeeze, strip_comments};
 use std::sync::Mutex;
 
 /// The candidates a default reduction of `input` tests, each once (the first check and the
-/// re-runs of a new best left out), with a test that keeps every string of `needed`.
-fn tested(input: &str, needed: &'static [&'static str]) -> Vec<String> {
+/// re-runs of a new best left out), with a test that keeps every string of `needed`, and
+/// whether each was interesting.
+fn verdicts(input: &str, needed: &'static [&'static str]) -> Vec<(String, bool)> {
     let log = Mutex::new(Vec::new());
     let oracle = FnOracle::new(|c: &[u8]| {
         let text = String::from_utf8_lossy(c).into_owned();
         let keep = needed.iter().all(|n| text.contains(n));
-        log.lock().unwrap().push(text);
+        log.lock().unwrap().push((text, keep));
         keep
     });
     let mut schedule = Strategy::named("default").unwrap().schedule();
@@ -21,14 +23,22 @@ fn tested(input: &str, needed: &'static [&'static str]) -> Vec<String> {
     let log = std::mem::take(&mut *log.lock().unwrap());
     let mut seen = std::collections::HashSet::new();
     log.into_iter()
-        .filter(|c| c != input && seen.insert(c.clone()))
+        .filter(|(c, _)| c != input && seen.insert(c.clone()))
+        .collect()
+}
+
+/// The candidates of [`verdicts`], without the verdicts.
+fn tested(input: &str, needed: &'static [&'static str]) -> Vec<String> {
+    verdicts(input, needed)
+        .into_iter()
+        .map(|(c, _)| c)
         .collect()
 }
 
 const PROGRAM: &str = "// greeter: prints a greeting.\n#include <cstdio>\n\n/* Config. */\nstruct Config {\n    static constexpr int repeat = 1; // once\n    static constexpr int width = 80;\n};\n\nstatic int helper(int x) {\n    return x + 1;\n}\n\nint main() {\n    for (int i = 0; i < Config::repeat; ++i) {\n        std::puts(\"Hello\");\n    }\n    return 0;\n}\n";
 
 #[test]
-fn statement_code_loses_its_comments_then_its_indentation_then_lines_first() {
+fn statement_code_loses_its_comments_then_its_indentation_then_its_spaces_then_lines_first() {
     let tested = tested(PROGRAM, &["main", "puts(\"Hello\")"]);
     let stripped = strip_comments(PROGRAM.as_bytes(), |_| true);
     assert_eq!(
@@ -42,16 +52,96 @@ fn statement_code_loses_its_comments_then_its_indentation_then_lines_first() {
         squeezed.trim(),
         "then the whitespace, in one test"
     );
-    // Then binary splitting over the squeezed lines: whole lines go, nothing else changes.
-    let lines: Vec<&str> = tested[1].lines().collect();
-    let third: Vec<&str> = tested[2].lines().collect();
-    assert!(third.len() < lines.len());
+    let spaced = String::from_utf8(drop_spaces(tested[1].as_bytes())).unwrap();
+    assert_eq!(
+        tested[2], spaced,
+        "then every space that keeps no two tokens apart, in one test"
+    );
+    // Then binary splitting over the lines: whole lines go, nothing else changes.
+    let lines: Vec<&str> = tested[2].lines().collect();
+    let fourth: Vec<&str> = tested[3].lines().collect();
+    assert!(fourth.len() < lines.len());
     let mut rest = lines.iter();
     assert!(
-        third.iter().all(|l| rest.any(|k| k == l)),
+        fourth.iter().all(|l| rest.any(|k| k == l)),
         "not a deletion of lines: {:?}",
-        tested[2]
+        tested[3]
     );
+}
+
+/// How many candidates differ from the best of their moment in whitespace alone.
+fn whitespace_only(input: &str, verdicts: &[(String, bool)]) -> Vec<String> {
+    let bare = |s: &str| s.split_ascii_whitespace().collect::<String>();
+    let mut best = input.to_string();
+    let mut found = Vec::new();
+    for (candidate, interesting) in verdicts {
+        if bare(candidate) == bare(&best) {
+            found.push(candidate.clone());
+        }
+        if *interesting {
+            best = candidate.clone();
+        }
+    }
+    found
+}
+
+/// `text`'s tokens as a compiler reads them, one space apart: words and numbers, and every
+/// other byte alone (`int main(){` is `int main ( ) {`, `intmain` one word).
+fn tokens(text: &str) -> String {
+    let mut out = String::new();
+    let mut word = false;
+    for c in text.chars() {
+        let is_word = c.is_ascii_alphanumeric() || c == '_';
+        if c.is_ascii_whitespace() {
+            word = false;
+            continue;
+        }
+        if !out.is_empty() && !(is_word && word) {
+            out.push(' ');
+        }
+        out.push(c);
+        word = is_word;
+    }
+    out
+}
+
+#[test]
+fn the_token_pass_spends_no_test_on_whitespace_alone_in_statement_code() {
+    // A test that reads tokens, as a compiler does: a space between two words matters, no
+    // other does. What it needs keeps the result statement code.
+    let needed = [
+        "static int helper(int x) {",
+        "return x + 1;",
+        "int main() {",
+        "std::puts(\"Hello\");",
+    ]
+    .map(tokens);
+    let log = Mutex::new(Vec::new());
+    let oracle = FnOracle::new(|c: &[u8]| {
+        let text = String::from_utf8_lossy(c).into_owned();
+        let read = tokens(&text);
+        let keep = needed.iter().all(|n| read.contains(n.as_str()));
+        log.lock().unwrap().push((text, keep));
+        keep
+    });
+    let mut schedule = Strategy::named("default").unwrap().schedule();
+    let mut reduction = Reduction::new(PROGRAM.into(), &oracle, ReduceOptions::default());
+    let result = reduction.run(&mut schedule).unwrap();
+    drop(reduction);
+    let mut seen = std::collections::HashSet::new();
+    let verdicts: Vec<(String, bool)> = std::mem::take(&mut *log.lock().unwrap())
+        .into_iter()
+        .filter(|(c, _)| c != PROGRAM && seen.insert(c.clone()))
+        .collect();
+    let spacing = whitespace_only(PROGRAM, &verdicts);
+    // The whitespace squeeze (twice: the second round trims the end) and the spacing pass:
+    // a test each, not one per space.
+    assert!(
+        spacing.len() <= 3,
+        "{} tests of whitespace alone: {spacing:#?}",
+        spacing.len()
+    );
+    assert!(tokens(&String::from_utf8_lossy(&result.best)).len() < tokens(PROGRAM).len());
 }
 
 #[test]
