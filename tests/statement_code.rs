@@ -96,7 +96,8 @@ fn tokens(text: &str) -> String {
             word = false;
             continue;
         }
-        if !out.is_empty() && !(is_word && word) {
+        let joined = is_word && word;
+        if !out.is_empty() && !joined {
             out.push(' ');
         }
         out.push(c);
