@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 25);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 26);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -57,7 +57,7 @@ impl std::fmt::Debug for StrategyInfo {
 pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         name: "default",
-        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on statement code (C, C++, Java, CSS) every comment deleted in one test, then the whitespace squeeze, the spaces that keep no two tokens apart, binary splitting over lines and shorter identifiers next, and words (each with its whitespace) instead of tokens; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on statement code (C, C++, Java, CSS) every comment deleted in one test, then the whitespace squeeze, the spaces that keep no two tokens apart, binary splitting over lines, shorter identifiers and the declarations nobody mentions next, and words (each with its whitespace) instead of tokens; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
         schedule: |units| match units {
             None => fixpoint(default_passes()),
             Some(g) => fixpoint(vec![Box::new(Partition::new(g))]),
@@ -487,6 +487,9 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         gated(SqueezeSpaces, Needs::Statements),
         gated(Partition::new(Lines), Needs::Statements),
         gated(ShortenIdentifiers::default(), Needs::Statements),
+        // Once lines have taken the unneeded uses, whole declarations are mentioned by
+        // nobody: they go by halves of their list, tens of bytes a test.
+        gated(DeadDeclarations::new(0), Needs::Statements),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
         gated(Hoist, Needs::Groups),
