@@ -1,15 +1,16 @@
-//! Deleting declarations nobody mentions: the top-level forms of C-family code whose declared
-//! names appear in no other form, all at once, then in halves.
+//! Deleting declarations nobody mentions: the top-level forms and class members of C-family
+//! code whose declared names appear in no other form, all at once, then in halves.
 //!
 //! Main type: [`DeadDeclarations`], a pass that runs only on text inputs of at least its
 //! `min_bytes`. It cuts the best into forms as `chunks/forms` does (namespace and linkage
-//! blocks opened), reads from each form's head the names it declares (a class, struct, union
+//! blocks opened), and the body of every class, struct or union definition into its members
+//! (access labels apart), reads from each form's head the names it declares (a class, struct, union
 //! or enum and its enumerators; a function, a variable, a `typedef` or `using` alias), and
 //! builds a lexical index: which forms declare each name, and whether any other form mentions
 //! it. A form is *dead* when it declares at least one name and none of its names is mentioned
 //! outside the forms that declare the same name (overloads, specializations and forward
-//! declarations do not keep each other alive; a class does not keep the out-of-line
-//! definitions of its own members alive). The dead forms are deleted in runs of the dead list,
+//! declarations do not keep each other alive; a class does not keep itself or the out-of-line
+//! definitions of its own members alive); a member of a dead class goes with it. The dead forms are deleted in runs of the dead list,
 //! the whole list first, then halves, back to front, as the chunk passes do; after every
 //! accepted deletion the index is built again (once per best, linear in the input), and a new
 //! round starts while a round paid, since a deletion makes more names unmentioned.
