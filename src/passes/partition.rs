@@ -18,14 +18,14 @@
 //! assert_eq!(pass.name(), "split/lines");
 //! ```
 //!
-//! [`Partition::words`] splits over lexemes that carry the whitespace after them: on statement
-//! code a run of spaces is never a unit of its own, because the spacing pass
+//! [`Partition::words`] splits over lexemes that carry the spaces after them: on statement
+//! code a run of spaces is never a unit of its own (a line break is), because the spacing pass
 //! ([`crate::SqueezeSpaces`]) deletes every space that can go in one test, and a space it keeps
 //! (`int x`) keeps two words apart; the token units spent a test on each.
 //!
 //! Limits: the cut is taken afresh each time the pass runs; a merge of successes that fails
-//! costs the batch that tested it. Over words, a run of whitespace goes only with the lexeme
-//! before it, so a newline the line passes need and no other pass deletes stays.
+//! costs the batch that tested it. Over words, a run of spaces goes only with the lexeme
+//! before it.
 
 use super::without_ranges;
 use crate::driver::{Driver, Witness};
@@ -150,13 +150,16 @@ impl Cut {
     }
 }
 
-/// The bounds of `input`'s words: a lexeme and the whitespace after it are one unit
-/// (whitespace at the very start is a unit of its own).
+/// The bounds of `input`'s words: a lexeme and the spaces after it are one unit; whitespace
+/// that holds a newline is a unit of its own, so that joining two lines stays one deletion
+/// (whitespace at the very start is a unit of its own too).
 fn word_bounds(input: &[u8]) -> Vec<u32> {
     let mut bounds = vec![0u32];
+    let starts_unit =
+        |l: &crate::lex::Lexeme| l.class != Class::Space || input[l.start..l.end].contains(&b'\n');
     bounds.extend(
         lexemes(input)
-            .filter(|l| l.class != Class::Space && l.start > 0)
+            .filter(|l| l.start > 0 && starts_unit(l))
             .map(|l| l.start as u32),
     );
     if !input.is_empty() {
@@ -234,10 +237,10 @@ mod tests {
 
     #[test]
     fn a_word_carries_the_whitespace_after_it() {
-        let want: Vec<&[u8]> = vec![b"int  ", b"x ", b"= ", b"f", b"(", b"a", b")", b";\n"];
+        let want: Vec<&[u8]> = vec![b"int  ", b"x ", b"= ", b"f", b"(", b"a", b")", b";", b"\n"];
         assert_eq!(words(b"int  x = f(a);\n"), want);
-        let want: Vec<&[u8]> = vec![b"\n ", b"y", b"; ", b"\"a b\""];
-        assert_eq!(words(b"\n y; \"a b\""), want);
+        let want: Vec<&[u8]> = vec![b"\n ", b"y", b"; ", b"\"a b\"", b" \n", b"z"];
+        assert_eq!(words(b"\n y; \"a b\" \nz"), want);
         assert!(words(b"").is_empty());
         assert_eq!(words(b"  "), vec![b"  "]);
     }
