@@ -57,7 +57,7 @@ impl std::fmt::Debug for StrategyInfo {
 pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         name: "default",
-        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on statement code (C, C++, Java, CSS) every comment deleted in one test, then the whitespace squeeze, the spaces that keep no two tokens apart, binary splitting over lines, shorter identifiers and the declarations nobody mentions next, and words (each with its whitespace) instead of tokens; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on statement code (C, C++, Java, CSS) every comment deleted in one test, then the whitespace squeeze, the spaces that keep no two tokens apart, binary splitting over lines, shorter identifiers and the declarations nobody mentions next, and words (each with the spaces after it) instead of tokens; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
         schedule: |units| match units {
             None => fixpoint(default_passes()),
             Some(g) => fixpoint(vec![Box::new(Partition::new(g))]),
@@ -215,7 +215,7 @@ const PASSES: &[(Make, &str)] = &[
     ),
     (
         Make::Fixed(|| Box::new(Partition::words())),
-        "adaptive binary splitting over words: lexemes, each with the whitespace after it",
+        "adaptive binary splitting over words: lexemes, each with the spaces after it (a line break is a unit of its own)",
     ),
     (Make::Units(|g| unit_pass(g, ddmin)), "DDMin over {units}"),
     (Make::Units(|g| unit_pass(g, probdd)), "ProbDD over {units}"),
