@@ -138,6 +138,9 @@ pub struct PassRun {
     pub left: u64,
     /// Candidates its sweeps left out for having failed in the same context.
     pub skipped: u64,
+    /// Whether its sweeps hold failures to skip (see [`SweepMode::remember`]): a run of it in a
+    /// remembering round costs only the candidates whose context changed.
+    pub remembers: bool,
 }
 
 /// What the [`Planner`] knows of a pass's last run that ran a test.
@@ -165,6 +168,8 @@ pub struct Planner {
     paid: Vec<(f64, f64)>,
     /// Per pass, its last run that ran a test, and what changed since.
     last: Vec<LastRun>,
+    /// Per pass, whether its sweeps hold failures to skip.
+    remembers: Vec<bool>,
     next: Round,
     first: bool,
     this_round: Vec<PassRun>,
@@ -176,6 +181,7 @@ impl Planner {
         Planner {
             paid: vec![(0.0, 0.0); passes],
             last: vec![LastRun::default(); passes],
+            remembers: vec![false; passes],
             next: Round {
                 order: (0..passes).collect(),
                 thoroughness: if to_fixpoint {
@@ -235,6 +241,7 @@ impl Planner {
                 }
             }
         }
+        self.remembers[i] |= run.remembers;
         if run.tests > 0 {
             self.last[i] = LastRun {
                 run: Some(run),
@@ -296,10 +303,9 @@ impl Planner {
         } else if complete {
             return false;
         } else {
-            let cut_short = round.iter().any(|r| r.cut_short);
             let next = match was {
-                Thoroughness::Patient if cut_short => Thoroughness::Remembering,
-                Thoroughness::Patient | Thoroughness::Remembering => Thoroughness::Complete,
+                Thoroughness::Patient => Thoroughness::Remembering,
+                Thoroughness::Remembering => Thoroughness::Complete,
                 Thoroughness::Complete => return false,
             };
             (all, next, true)
@@ -307,8 +313,13 @@ impl Planner {
         let mut order = passes;
         if every && !interrupted && thoroughness != Thoroughness::Complete {
             // A round of every pass but the complete one leaves out what cannot repay a run:
-            // the complete round runs it.
-            order.retain(|&i| self.expected_rate(i) >= WORTH_A_RERUN);
+            // the complete round runs it. A remembering round keeps every pass that remembers:
+            // it retries only what changed around, which is where the finds of a complete
+            // round come from.
+            let remembering = thoroughness == Thoroughness::Remembering;
+            order.retain(|&i| {
+                self.expected_rate(i) >= WORTH_A_RERUN || (remembering && self.remembers[i])
+            });
         }
         // By rate, the best first; equal rates keep the schedule's order.
         order.sort_by(|&a, &b| self.rate(b).total_cmp(&self.rate(a)));
@@ -332,6 +343,7 @@ mod tests {
             cut_short: false,
             left: 100,
             skipped: 0,
+            remembers: false,
         }
     }
 
