@@ -471,10 +471,12 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
     use Granularity::*;
     vec![
         Box::new(DfaPass::probe(Bytes, PROBE_BYTES).with_max_alphabet(PROBE_ALPHABET)),
+        // Binary records that say how long they are: whole records and runs of them go
+        // before the chunk passes' blocks of bytes, which do not line up with them.
+        gated(LengthAware::default(), Needs::Binary),
         Box::new(TopChunks::bodies(TopChunks::LARGE)),
         Box::new(DeadDeclarations::new(TopChunks::LARGE)),
         Box::new(TopChunks::new(TopChunks::LARGE)),
-        gated(LengthAware::default(), Needs::Binary),
         // Statement code (C, C++, Java, CSS): comments go in one test, and a line is a
         // statement or a declaration, so lines and names pay more per test than the tree
         // there, and go first (notes/schedule.md, statement code).

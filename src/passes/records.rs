@@ -72,6 +72,8 @@ pub struct LengthAware {
     /// The layout believed on an earlier run: kept while it still reads the input, which a
     /// small input may do with too few records to be believed on its own.
     layout: Option<Layout>,
+    /// The grain of each kind of leaf record, learnt on every run under that layout.
+    grains: Grains,
 }
 
 impl LengthAware {
@@ -105,7 +107,13 @@ struct Layout {
     width: usize,
     big_endian: bool,
     base: Base,
+    /// Bytes at the start of a container's value before its first child: 0, or
+    /// [`FORM_BYTES`] for the form type of RIFF's and IFF's lists (`LIST` length `movi` ...).
+    form: usize,
 }
+
+/// The form type of a RIFF- or IFF-like list: four bytes between its header and its children.
+const FORM_BYTES: usize = 4;
 
 /// One record: its bytes, its length field, and its place in the tree.
 #[derive(Clone, Debug)]
@@ -169,10 +177,10 @@ impl Layout {
                 parent,
                 container: false,
             });
-            let value = start + self.header;
+            let first = start + self.header + self.form;
             if depth < 16
-                && end - value >= self.header
-                && let Some(children) = self.chain(input, value, end)
+                && end >= first + self.header
+                && let Some(children) = self.chain(input, first, end)
             {
                 records[index].container = true;
                 todo.extend(
@@ -200,7 +208,7 @@ impl Layout {
         }
         let mut kinds: std::collections::HashMap<(&[u8], &[u8]), bool> = Default::default();
         for r in records.iter() {
-            if r.end - r.start >= 2 * self.header {
+            if r.end - r.start >= 2 * self.header + self.form {
                 *kinds.entry(self.kind(input, r)).or_insert(true) &= r.container;
             }
         }
@@ -216,57 +224,65 @@ impl Layout {
     }
 }
 
-/// The layout of `input` that finds the most records, with its tree, if one is believable.
+/// Every layout [`infer`] tries on an input of `len` bytes.
+fn layouts(len: usize) -> impl Iterator<Item = Layout> {
+    let widths = [1usize, 2, 4];
+    (0..=len.min(16)).flat_map(move |start| {
+        (1..=8usize).flat_map(move |header| {
+            widths
+                .into_iter()
+                .filter(move |&width| width <= header)
+                .flat_map(move |width| {
+                    (0..=header - width).flat_map(move |len_at| {
+                        let orders: &[bool] = if width == 1 { &[false] } else { &[false, true] };
+                        orders.iter().flat_map(move |&big_endian| {
+                            [Base::Value, Base::Field, Base::Record]
+                                .into_iter()
+                                .flat_map(move |base| {
+                                    [0, FORM_BYTES].into_iter().map(move |form| Layout {
+                                        start,
+                                        header,
+                                        len_at,
+                                        width,
+                                        big_endian,
+                                        base,
+                                        form,
+                                    })
+                                })
+                        })
+                    })
+                })
+        })
+    })
+}
+
+/// The layout of `input` that finds the most containers, with its tree, if one is believable.
 fn infer(input: &[u8]) -> Option<(Layout, Vec<Record>)> {
     if input.len() > LengthAware::MAX_BYTES {
         return None;
     }
+    let score = |t: &[Record], l: &Layout| {
+        let containers = t.iter().filter(|r| r.container).count();
+        (
+            containers,
+            std::cmp::Reverse(l.start),
+            t.len(),
+            l.width,
+            std::cmp::Reverse(l.header),
+            std::cmp::Reverse(l.form),
+        )
+    };
     let mut best: Option<(Layout, Vec<Record>)> = None;
-    for start in 0..=input.len().min(16) {
-        for header in 1..=8usize {
-            for width in [1usize, 2, 4] {
-                for len_at in 0..=header.saturating_sub(width) {
-                    if width > header {
-                        continue;
-                    }
-                    for big_endian in [false, true] {
-                        if width == 1 && big_endian {
-                            continue;
-                        }
-                        for base in [Base::Value, Base::Field, Base::Record] {
-                            let layout = Layout {
-                                start,
-                                header,
-                                len_at,
-                                width,
-                                big_endian,
-                                base,
-                            };
-                            let Some(mut tree) = layout.tree(input) else {
-                                continue;
-                            };
-                            layout.settle_containers(input, &mut tree);
-                            let score = |t: &[Record], l: &Layout| {
-                                let containers = t.iter().filter(|r| r.container).count();
-                                let short = std::cmp::Reverse(l.header);
-                                (
-                                    containers,
-                                    std::cmp::Reverse(l.start),
-                                    t.len(),
-                                    l.width,
-                                    short,
-                                )
-                            };
-                            let better = best
-                                .as_ref()
-                                .is_none_or(|(b, t)| score(&tree, &layout) > score(t, b));
-                            if better {
-                                best = Some((layout, tree));
-                            }
-                        }
-                    }
-                }
-            }
+    for layout in layouts(input.len()) {
+        let Some(mut tree) = layout.tree(input) else {
+            continue;
+        };
+        layout.settle_containers(input, &mut tree);
+        if best
+            .as_ref()
+            .is_none_or(|(b, t)| score(&tree, &layout) > score(t, b))
+        {
+            best = Some((layout, tree));
         }
     }
     best.filter(|(_, tree)| {
@@ -297,11 +313,66 @@ fn with_fixups(
     Patch::of(cuts)
 }
 
-/// The candidates on `input` under `layout`.
-fn candidates(layout: Layout, records: &[Record]) -> Vec<Patch> {
+/// Runs of consecutive siblings to delete, as `(first, last)` indices into `siblings`: the
+/// list halved, then in quarters, eighths and so on, every run at least two long (single
+/// records are deleted on their own).
+fn sibling_runs(siblings: &[usize]) -> Vec<(usize, usize)> {
+    let n = siblings.len();
+    let mut runs = Vec::new();
+    let mut parts = 2;
+    while parts <= n {
+        for k in 0..parts {
+            let (from, to) = (k * n / parts, (k + 1) * n / parts);
+            if to - from >= 2 {
+                runs.push((siblings[from], siblings[to - 1]));
+            }
+        }
+        parts *= 2;
+    }
+    runs
+}
+
+/// The kind of a record (its header bytes other than the length) and how long its value is.
+type Grains = std::collections::HashMap<Vec<u8>, usize>;
+
+/// Adds to `grains` each kind of leaf record's value lengths: a kind's grain is the largest
+/// power of two up to 8 that divides every value length of that kind seen so far (4 for a
+/// record of u32 values, 1 for text). A value cut keeps a multiple of it.
+fn learn_grains(layout: &Layout, input: &[u8], records: &[Record], grains: &mut Grains) {
+    for r in records.iter().filter(|r| !r.container) {
+        let len = r.end - r.start - layout.header;
+        let (before, after) = layout.kind(input, r);
+        let g = grains.entry([before, after].concat()).or_insert(8);
+        while len % *g != 0 {
+            *g /= 2;
+        }
+    }
+}
+
+/// The candidates on `input` under `layout`, the ones that remove most first: a candidate
+/// that covers another is always tried before it, so the length changes of two accepted
+/// candidates never count the same bytes twice.
+fn candidates(layout: Layout, input: &[u8], records: &[Record], grains: &Grains) -> Vec<Patch> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); records.len() + 1];
+    for (i, r) in records.iter().enumerate() {
+        children[r.parent.map_or(0, |p| p + 1)].push(i);
+    }
     let mut deletions = Vec::new();
     let mut values = Vec::new();
     let mut hoists = Vec::new();
+    for (slot, siblings) in children.iter().enumerate() {
+        let parent = slot.checked_sub(1);
+        for (first, last) in sibling_runs(siblings) {
+            let (start, end) = (records[first].start, records[last].end);
+            deletions.extend(with_fixups(
+                &layout,
+                records,
+                parent,
+                end - start,
+                vec![Cut::delete(start, end)],
+            ));
+        }
+    }
     for (i, r) in records.iter().enumerate() {
         let size = r.end - r.start;
         deletions.extend(with_fixups(
@@ -313,16 +384,48 @@ fn candidates(layout: Layout, records: &[Record]) -> Vec<Patch> {
         ));
         let value = r.start + layout.header;
         let len = r.end - value;
-        for keep in [0, 1, len / 2] {
-            if keep < len {
-                values.extend(with_fixups(
-                    &layout,
-                    records,
-                    Some(i),
-                    len - keep,
-                    vec![Cut::delete(value + keep, r.end)],
-                ));
-            }
+        let grain = if r.container {
+            1
+        } else {
+            let (before, after) = layout.kind(input, r);
+            grains.get(&[before, after].concat()).copied().unwrap_or(1)
+        };
+        if r.container {
+            // Every child deleted: the form type stays.
+            deletions.extend(with_fixups(
+                &layout,
+                records,
+                Some(i),
+                len - layout.form,
+                vec![Cut::delete(value + layout.form, r.end)],
+            ));
+        }
+        let half = len / 2 / grain * grain;
+        let keeps = if r.container {
+            Vec::new()
+        } else {
+            let mut keeps = vec![0, grain.min(len), half];
+            keeps.dedup();
+            keeps
+        };
+        for keep in keeps.into_iter().filter(|&k| k < len) {
+            values.extend(with_fixups(
+                &layout,
+                records,
+                Some(i),
+                len - keep,
+                vec![Cut::delete(value + keep, r.end)],
+            ));
+        }
+        // The back half kept instead of the front: what a record needs may lie past its middle.
+        if !r.container && half > 0 {
+            values.extend(with_fixups(
+                &layout,
+                records,
+                Some(i),
+                half,
+                vec![Cut::delete(value, value + half)],
+            ));
         }
         if r.container {
             for c in records
@@ -363,10 +466,14 @@ impl Pass for LengthAware {
             return Ok(());
         };
         if self.layout != Some(layout) {
+            self.grains.clear();
+        }
+        learn_grains(&layout, input, &records, &mut self.grains);
+        let candidates = candidates(layout, input, &records, &self.grains);
+        if self.layout != Some(layout) {
             driver.count(Counter::LengthAwareLayoutsFound, 1);
             self.layout = Some(layout);
         }
-        let candidates = candidates(layout, &records);
         sweep(driver, &candidates).map(drop)
     }
 }
@@ -434,7 +541,9 @@ mod tests {
             let mut input = b"MHR1".to_vec();
             input.extend(tlv(3, &mut s));
             let Some((layout, records)) = infer(&input) else { return Ok(()); };
-            for patch in candidates(layout, &records) {
+            let mut grains = Grains::default();
+            learn_grains(&layout, &input, &records, &mut grains);
+            for patch in candidates(layout, &input, &records, &grains) {
                 prop_assert!(patch.removed() > 0);
                 let Some(out) = apply(&input, &patch) else { continue };
                 // Still reads to the end under the same layout.
