@@ -518,6 +518,117 @@ mod tests {
         assert!(records.iter().any(|r| r.container));
     }
 
+    /// A chunk `[id][u32 length][payload]`, the length little- or big-endian.
+    fn chunk(id: &[u8; 4], payload: &[u8], big_endian: bool) -> Vec<u8> {
+        let len = payload.len() as u32;
+        let len = if big_endian {
+            len.to_be_bytes()
+        } else {
+            len.to_le_bytes()
+        };
+        [&id[..], &len, payload].concat()
+    }
+
+    /// A list chunk: its form type, then its children.
+    fn list(form: &[u8; 4], children: &[Vec<u8>], big_endian: bool) -> Vec<u8> {
+        chunk(b"LIST", &[&form[..], &children.concat()].concat(), big_endian)
+    }
+
+    /// A strict reader of the chunks in `b`: `Some(found)` if every length is right and every
+    /// list holds a form type and chunks that fill it exactly, `found` if a `BAD!` chunk lies
+    /// in a `trak` list inside another list.
+    fn riff_read(b: &[u8], depth: u32, form: &[u8], big_endian: bool) -> Option<bool> {
+        let (mut x, mut found) = (0, false);
+        while x < b.len() {
+            let field: [u8; 4] = b.get(x + 4..x + 8)?.try_into().ok()?;
+            let len = if big_endian {
+                u32::from_be_bytes(field)
+            } else {
+                u32::from_le_bytes(field)
+            } as usize;
+            let payload = b.get(x + 8..x + 8 + len)?;
+            found |= match &b[x..x + 4] {
+                b"LIST" => riff_read(payload.get(4..)?, depth + 1, &payload[..4], big_endian)?,
+                b"BAD!" => depth >= 2 && form == b"trak",
+                b"TEXT" | b"INDX" => false,
+                _ => return None,
+            };
+            x += 8 + len;
+        }
+        Some(found)
+    }
+
+    /// A RIFF-like file: a magic, then `lists` top-level lists of text and index chunks with
+    /// lists inside, the `BAD!` chunk in a `trak` list inside list number `needle`.
+    fn riff_like(lists: usize, needle: usize, big_endian: bool) -> Vec<u8> {
+        let c = |id: &[u8; 4], payload: &[u8]| chunk(id, payload, big_endian);
+        let l = |form: &[u8; 4], children: &[Vec<u8>]| list(form, children, big_endian);
+        let mut out = b"MHCK".to_vec();
+        for k in 0..lists {
+            let text = c(b"TEXT", format!("take {k} of the night scene").as_bytes());
+            let index = c(b"INDX", &[(k % 251) as u8; 12]);
+            let mut inner = vec![c(b"TEXT", b"left"), index.clone()];
+            if k == needle {
+                inner.push(c(b"BAD!", &[7; 6]));
+            }
+            let trak = l(b"trak", &inner);
+            let meta = l(b"meta", &[text.clone(), c(b"TEXT", b"cam")]);
+            out.extend(l(b"movi", &[text, meta, trak, index]));
+        }
+        out
+    }
+
+    #[test]
+    fn riff_like_lists_are_read_after_their_form_type() {
+        for big_endian in [false, true] {
+            let input = riff_like(6, 3, big_endian);
+            let (layout, records) = infer(&input).expect("a layout");
+            assert_eq!(
+                (layout.start, layout.header, layout.len_at, layout.width),
+                (4, 8, 4, 4)
+            );
+            assert_eq!(
+                (layout.big_endian, layout.base, layout.form),
+                (big_endian, Base::Value, FORM_BYTES)
+            );
+            // Every LIST is a container, and nothing else is.
+            for r in &records {
+                assert_eq!(r.container, &input[r.start..r.start + 4] == b"LIST");
+            }
+            assert_eq!(records.iter().filter(|r| r.container).count(), 6 * 3);
+        }
+    }
+
+    #[test]
+    fn a_riff_like_file_loses_whole_chunks_and_runs_of_them_with_every_length_fixed() {
+        use crate::{EvalOptions, FnOracle};
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for big_endian in [false, true] {
+            let input = riff_like(64, 41, big_endian);
+            let tests = AtomicUsize::new(0);
+            let oracle = FnOracle::new(|b: &[u8]| {
+                tests.fetch_add(1, Ordering::Relaxed);
+                b.starts_with(b"MHCK") && riff_read(&b[4..], 0, b"", big_endian) == Some(true)
+            });
+            let mut driver = Driver::new(input.clone(), &oracle, EvalOptions::default());
+            let mut pass = LengthAware::default();
+            for _ in 0..4 {
+                pass.run(&mut driver).unwrap();
+            }
+            let c = |id: &[u8; 4], payload: &[u8]| chunk(id, payload, big_endian);
+            let l = |form: &[u8; 4], children: &[Vec<u8>]| list(form, children, big_endian);
+            let smallest = [
+                b"MHCK".to_vec(),
+                l(b"movi", &[l(b"trak", &[c(b"BAD!", &[])])]),
+            ]
+            .concat();
+            assert_eq!(driver.best(), smallest);
+            // Runs of the 64 top-level lists go by halves: far fewer tests than one a chunk.
+            let tests = tests.load(Ordering::Relaxed);
+            assert!(tests <= 50, "{tests} tests");
+        }
+    }
+
     #[test]
     fn random_bytes_have_no_believable_layout() {
         let mut x = 0x9e3779b97f4a7c15u64;
