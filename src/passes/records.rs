@@ -401,14 +401,12 @@ fn candidates(layout: Layout, input: &[u8], records: &[Record], grains: &Grains)
             ));
         }
         let half = len / 2 / grain * grain;
-        let keeps = if r.container {
-            Vec::new()
-        } else {
-            let mut keeps = vec![0, grain.min(len), half];
-            keeps.dedup();
-            keeps
-        };
-        for keep in keeps.into_iter().filter(|&k| k < len) {
+        // A container's value is cut too: a leaf may read as a container by chance (a tag
+        // whose value bytes happen to read as an empty record).
+        let mut keeps = vec![0, grain.min(len), half];
+        keeps.dedup();
+        let form = if r.container { Some(layout.form) } else { None };
+        for keep in keeps.into_iter().filter(|&k| k < len && Some(k) != form) {
             values.extend(with_fixups(
                 &layout,
                 records,
