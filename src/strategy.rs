@@ -484,6 +484,9 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         gated(SqueezeWhitespace, Needs::Statements),
         gated(Partition::new(Lines), Needs::Statements),
         gated(ShortenIdentifiers::default(), Needs::Statements),
+        // One record a line (a log): runs of lines by binary splitting before the tree,
+        // which would spend a test a line (notes/benchmarks.md, log-txn).
+        gated(Partition::new(Lines), Needs::LineRecords),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
         gated(Hoist, Needs::Groups),
