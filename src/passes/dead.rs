@@ -1,15 +1,16 @@
-//! Deleting declarations nobody mentions: the top-level forms of C-family code whose declared
-//! names appear in no other form, all at once, then in halves.
+//! Deleting declarations nobody mentions: the top-level forms and class members of C-family
+//! code whose declared names appear in no other form, all at once, then in halves.
 //!
 //! Main type: [`DeadDeclarations`], a pass that runs only on text inputs of at least its
 //! `min_bytes`. It cuts the best into forms as `chunks/forms` does (namespace and linkage
-//! blocks opened), reads from each form's head the names it declares (a class, struct, union
+//! blocks opened), and the body of every class, struct or union definition into its members
+//! (access labels apart), reads from each form's head the names it declares (a class, struct, union
 //! or enum and its enumerators; a function, a variable, a `typedef` or `using` alias), and
 //! builds a lexical index: which forms declare each name, and whether any other form mentions
 //! it. A form is *dead* when it declares at least one name and none of its names is mentioned
 //! outside the forms that declare the same name (overloads, specializations and forward
-//! declarations do not keep each other alive; a class does not keep the out-of-line
-//! definitions of its own members alive). The dead forms are deleted in runs of the dead list,
+//! declarations do not keep each other alive; a class does not keep itself or the out-of-line
+//! definitions of its own members alive); a member of a dead class goes with it. The dead forms are deleted in runs of the dead list,
 //! the whole list first, then halves, back to front, as the chunk passes do; after every
 //! accepted deletion the index is built again (once per best, linear in the input), and a new
 //! round starts while a round paid, since a deletion makes more names unmentioned.
@@ -107,14 +108,17 @@ impl Rate {
 struct Tok<'a> {
     class: Class,
     text: &'a [u8],
+    /// Where it starts in the input.
+    at: usize,
 }
 
-/// What a form declares: its names, and for an out-of-line member (`A<T>::f(..)`) the class it
-/// belongs to.
+/// What a form declares: its names, for an out-of-line member (`A<T>::f(..)`) the class it
+/// belongs to, and for a class, struct or union definition where its body's braces start.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Declared<'a> {
     names: Vec<&'a [u8]>,
     owner: Option<&'a [u8]>,
+    body: Option<(usize, usize)>,
 }
 
 /// Words that open a declaration without being its name.
@@ -396,6 +400,14 @@ fn declared<'a>(toks: &[Tok<'a>]) -> Declared<'a> {
                 }
             }
             out.names.extend(name);
+            if first.text != b"enum"
+                && let Some(b) = brace
+            {
+                let close = close_of(toks, z[b]) - 1;
+                if is_punct(&toks[close], b'}') {
+                    out.body = Some((toks[z[b]].at, toks[close].at));
+                }
+            }
             if first.text == b"enum"
                 && let Some(b) = brace
             {
@@ -452,41 +464,162 @@ fn declared<'a>(toks: &[Tok<'a>]) -> Declared<'a> {
     out
 }
 
-/// The forms of `input` and, in order, the indices of the dead ones. Linear in the input
-/// (one lexing pass, one index of the declared names).
-fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
-    let forms = forms(input, usize::MAX);
-    // Every word, with the form it is in (`None`: between forms), and what each form declares.
-    let mut words: Vec<(Option<u32>, &[u8])> = Vec::new();
-    let mut heads: Vec<Declared> = Vec::with_capacity(forms.len());
-    let mut form_toks: Vec<Tok> = Vec::new();
+/// How deep class bodies are opened to the index: the members of a top-level class, of a
+/// class inside it, and of one more level. Each level lexes its bodies once more, so the
+/// index costs at most this many passes over the input more.
+const MEMBER_DEPTH: usize = 3;
+
+/// The forms of one best and what they declare and mention: the top-level forms and, inside
+/// every class, struct or union definition, its members, in input order (a class before its
+/// members).
+#[derive(Default)]
+struct Index<'a> {
+    forms: Vec<Form>,
+    /// The class each form is a member of.
+    parent: Vec<Option<u32>>,
+    heads: Vec<Declared<'a>>,
+    /// Every word, with the innermost form it is in (`None`: between top-level forms).
+    words: Vec<(Option<u32>, &'a [u8])>,
+    /// The first sequence id not used yet.
+    next_seq: u32,
+}
+
+/// The access label (`public:`, `protected:`, `private:`) a member form starts with: where the
+/// rest of the form starts after it (its end if nothing follows).
+fn access_label(input: &[u8], form: &Form) -> Option<usize> {
+    let (start, end) = (form.start as usize, form.end as usize);
+    let text = &input[start..end];
+    let word = [&b"public"[..], b"protected", b"private"]
+        .into_iter()
+        .find(|w| text.starts_with(w))?;
+    let mut at = word.len();
+    while at < text.len() && crate::lex::is_space(text[at]) {
+        at += 1;
+    }
+    if text.get(at) != Some(&b':') || text.get(at + 1) == Some(&b':') {
+        return None;
+    }
+    at += 1;
+    while at < text.len() && crate::lex::is_space(text[at]) {
+        at += 1;
+    }
+    Some(start + at)
+}
+
+/// Adds to `ix` the forms of `input[lo..hi]` (the top level, or the inside of class `parent`'s
+/// braces at nesting `depth`), their heads and their words; opens class bodies down to
+/// [`MEMBER_DEPTH`]. An access label is a form of its own, declaring nothing, so deleting
+/// the member after it keeps it.
+fn scan<'a>(
+    input: &'a [u8],
+    lo: usize,
+    hi: usize,
+    parent: Option<u32>,
+    depth: usize,
+    ix: &mut Index<'a>,
+) {
+    let mut local: Vec<Form> = Vec::new();
+    for f in forms(&input[lo..hi], usize::MAX) {
+        let f = Form {
+            start: f.start + lo as u32,
+            end: f.end + lo as u32,
+            seq: f.seq + ix.next_seq,
+        };
+        // Labels in a row (`public:\n  private:`) are left when a member between goes.
+        let mut f = f;
+        while depth > 0
+            && f.start < f.end
+            && let Some(rest) = access_label(input, &f)
+        {
+            let label_end = input[f.start as usize..rest]
+                .iter()
+                .rposition(|&b| b == b':')
+                .map_or(rest, |p| f.start as usize + p + 1);
+            local.push(Form {
+                end: label_end as u32,
+                ..f
+            });
+            f.start = rest as u32;
+        }
+        if f.start < f.end {
+            local.push(f);
+        }
+    }
+    ix.next_seq = local.iter().map(|f| f.seq + 1).max().unwrap_or(ix.next_seq);
+    // The tokens of each form (a range of `toks`), and every word with its form.
+    let mut toks: Vec<Tok> = Vec::new();
+    let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(local.len());
+    let mut words: Vec<(Option<usize>, usize, &[u8])> = Vec::new();
     let mut f = 0usize;
-    for l in crate::lex::lexemes(input) {
+    let mut first_tok = 0usize;
+    for l in crate::lex::lexemes(&input[lo..hi]) {
         if matches!(l.class, Class::Space | Class::Comment) {
             continue;
         }
-        while f < forms.len() && l.start >= forms[f].end as usize {
-            heads.push(declared(&form_toks));
-            form_toks.clear();
+        let at = lo + l.start;
+        while f < local.len() && at >= local[f].end as usize {
+            ranges.push((first_tok, toks.len()));
+            first_tok = toks.len();
             f += 1;
         }
-        let inside = f < forms.len() && l.start >= forms[f].start as usize;
-        let tok = Tok {
-            class: l.class,
-            text: &input[l.start..l.end],
-        };
+        let inside = f < local.len() && at >= local[f].start as usize;
+        let text = &input[at..lo + l.end];
         if inside {
-            form_toks.push(tok);
+            toks.push(Tok {
+                class: l.class,
+                text,
+                at,
+            });
+        } else {
+            first_tok = toks.len();
         }
         if l.class == Class::Word {
-            words.push((inside.then_some(f as u32), tok.text));
+            words.push((inside.then_some(f), at, text));
         }
     }
-    while f < forms.len() {
-        heads.push(declared(&form_toks));
-        form_toks.clear();
+    while f < local.len() {
+        ranges.push((first_tok, toks.len()));
+        first_tok = toks.len();
         f += 1;
     }
+    // The forms in order, each class's members right after it.
+    let mut global: Vec<u32> = Vec::with_capacity(local.len());
+    let mut opened: Vec<Option<(usize, usize)>> = Vec::with_capacity(local.len());
+    for (i, form) in local.iter().enumerate() {
+        let head = declared(&toks[ranges[i].0..ranges[i].1]);
+        let body = head.body.filter(|_| depth < MEMBER_DEPTH);
+        let g = ix.forms.len() as u32;
+        global.push(g);
+        opened.push(body);
+        ix.forms.push(*form);
+        ix.parent.push(parent);
+        ix.heads.push(head);
+        if let Some((open, close)) = body {
+            scan(input, open + 1, close, Some(g), depth + 1, ix);
+        }
+    }
+    // A word inside an opened body was recorded by the members' scan.
+    for (form, at, word) in words {
+        if form.is_some_and(|i| opened[i].is_some_and(|(open, close)| open < at && at < close)) {
+            continue;
+        }
+        ix.words.push((form.map(|i| global[i]).or(parent), word));
+    }
+}
+
+/// The forms of `input` (top-level forms and class members, in input order) and, in order, the
+/// indices of the dead ones. Linear in the input for each level of [`MEMBER_DEPTH`] (one
+/// lexing pass, one index of the declared names).
+fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
+    let mut ix = Index::default();
+    scan(input, 0, input.len(), None, 0, &mut ix);
+    let Index {
+        forms,
+        parent,
+        heads,
+        words,
+        ..
+    } = ix;
     // Per name: the forms that declare it (ascending), the classes owning an out-of-line
     // member of that name, and whether another form mentions it.
     let mut by_name: HashMap<&[u8], Name> = HashMap::new();
@@ -515,29 +648,42 @@ fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
         if entry.mentioned {
             continue;
         }
+        // A mention counts unless the form or a class around it declares the word (a class
+        // naming itself in its members), or the form declares a class that owns an
+        // out-of-line member of that name.
         let counts = form.is_none_or(|form| {
-            !declares(&by_name, form, word)
-                && !entry.owners.iter().any(|o| declares(&by_name, form, o))
+            let mut around = Some(form);
+            while let Some(f) = around {
+                if declares(&by_name, f, word) {
+                    return false;
+                }
+                around = parent[f as usize];
+            }
+            !entry.owners.iter().any(|o| declares(&by_name, form, o))
         });
         if counts && let Some(e) = by_name.get_mut(word) {
             e.mentioned = true;
         }
     }
-    let dead = heads
-        .iter()
-        .enumerate()
-        .filter(|&(i, d)| {
-            !d.names.is_empty()
-                && (needed.is_empty()
-                    || !needed.contains(&content_key(
-                        &input[forms[i].start as usize..forms[i].end as usize],
-                    )))
-                && d.names
-                    .iter()
-                    .all(|n| !by_name.get(n).is_some_and(|e| e.mentioned))
-        })
-        .map(|(i, _)| i)
-        .collect();
+    // A member of a dead class goes with it: it is not listed on its own.
+    let mut covered = vec![false; forms.len()];
+    let mut dead = Vec::new();
+    for (i, d) in heads.iter().enumerate() {
+        let inside_dead = parent[i].is_some_and(|p| covered[p as usize]);
+        let is_dead = !inside_dead
+            && !d.names.is_empty()
+            && (needed.is_empty()
+                || !needed.contains(&content_key(
+                    &input[forms[i].start as usize..forms[i].end as usize],
+                )))
+            && d.names
+                .iter()
+                .all(|n| !by_name.get(n).is_some_and(|e| e.mentioned));
+        covered[i] = inside_dead || is_dead;
+        if is_dead {
+            dead.push(i);
+        }
+    }
     (forms, dead)
 }
 
@@ -659,6 +805,7 @@ mod tests {
             .map(|l| Tok {
                 class: l.class,
                 text: &src.as_bytes()[l.start..l.end],
+                at: l.start,
             })
             .collect();
         let d = declared(&toks);
@@ -773,6 +920,7 @@ mod tests {
         assert_eq!(
             dead_texts(input),
             [
+                "int x;",
                 "struct B { A a; };",
                 "struct C { int y; };",
                 "int f(int);",
@@ -788,6 +936,7 @@ mod tests {
         assert_eq!(
             dead_texts(input),
             [
+                "void unused();",
                 "template<typename T> void S<T>::unused() {}",
                 "int main() { S<int> s; s.used(); }"
             ]
@@ -810,12 +959,53 @@ mod tests {
         DeadDeclarations::new(0).run(&mut driver).unwrap();
         assert_eq!(
             String::from_utf8_lossy(driver.best()),
-            "struct a42 { int x; };\nstruct b42 { a42 y; };\nint c42(b42 z) {}\nint main() { return c42(0); }\n"
+            "struct b42 {  };\nint c42(b42 z) {}\nint main() { return c42(0); }\n"
         );
         // The entry point is found needed once, by halving, then stays out of the list;
         // the chains go a third at a time: far fewer tests than declarations.
         let tests = driver.report().eval.tests_run;
         assert!(tests <= 60, "{tests}");
+    }
+
+    #[test]
+    fn members_of_classes_are_forms_of_their_own() {
+        let input = "template<typename T>\nstruct S {\n  typedef T value_type;\n  S() {}\n  ~S() {}\n  void used();\n  template<typename U> void convert(U u);\nprivate:\n  int count;\n  struct Node {\n    Node* next;\n    int spare;\n  };\npublic:\n  value_type get() const;\n};\nint main() { S<int> s; s.used(); }\n";
+        assert_eq!(
+            dead_texts(input),
+            [
+                "template<typename U> void convert(U u);",
+                "int count;",
+                "struct Node {\n    Node* next;\n    int spare;\n  };",
+                "value_type get() const;",
+                "int main() { S<int> s; s.used(); }"
+            ]
+        );
+        // A class mentioned from outside keeps its members' own liveness: a member named by
+        // another member stays.
+        let input = "struct A {\n  int kept;\n  int gone;\n  int read() { return kept; }\n};\nint main() { A a; return a.read(); }\n";
+        assert_eq!(
+            dead_texts(input),
+            ["int gone;", "int main() { A a; return a.read(); }"]
+        );
+    }
+
+    #[test]
+    fn unused_members_go_and_access_labels_stay() {
+        let input = "class Box {\npublic:\n  int size;\n  int weight;\nprivate:\n  int colour;\n  int shade;\npublic:\n  int open();\n};\nint main() { Box b; return b.open(); }\n";
+        // The test needs `open` public and the entry point.
+        let oracle = FnOracle::new(|b: &[u8]| {
+            let text = String::from_utf8_lossy(b);
+            text.contains("return b.open(); }")
+                && text
+                    .find("int open();")
+                    .is_some_and(|at| text[..at].trim_end().ends_with("public:"))
+        });
+        let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        DeadDeclarations::new(0).run(&mut driver).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(driver.best()),
+            "class Box {\npublic:\n  private:\n  public:\n  int open();\n};\nint main() { Box b; return b.open(); }\n"
+        );
     }
 
     #[test]
