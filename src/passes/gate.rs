@@ -222,7 +222,11 @@ mod tests {
             b"int f() { return 1; }\nint g() { return 2; }\nint h();\nint i();\nint j();\nint k();\nint l();\nint m();\n",
         ];
         for input in others {
-            assert!(!Needs::LineRecords.met_by(input), "{}", input.escape_ascii());
+            assert!(
+                !Needs::LineRecords.met_by(input),
+                "{}",
+                input.escape_ascii()
+            );
         }
     }
 }

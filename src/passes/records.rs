@@ -343,7 +343,7 @@ fn learn_grains(layout: &Layout, input: &[u8], records: &[Record], grains: &mut 
         let len = r.end - r.start - layout.header;
         let (before, after) = layout.kind(input, r);
         let g = grains.entry([before, after].concat()).or_insert(8);
-        while len % *g != 0 {
+        while !len.is_multiple_of(*g) {
             *g /= 2;
         }
     }
@@ -529,7 +529,11 @@ mod tests {
 
     /// A list chunk: its form type, then its children.
     fn list(form: &[u8; 4], children: &[Vec<u8>], big_endian: bool) -> Vec<u8> {
-        chunk(b"LIST", &[&form[..], &children.concat()].concat(), big_endian)
+        chunk(
+            b"LIST",
+            &[&form[..], &children.concat()].concat(),
+            big_endian,
+        )
     }
 
     /// A strict reader of the chunks in `b`: `Some(found)` if every length is right and every
