@@ -12,7 +12,10 @@
 //! length is (1, 2 or 4 bytes, little- or big-endian) and what the length counts (the bytes
 //! after the header, from the field on, or the whole record). A layout fits if it reads the
 //! input from its start to its very last byte as a chain of records; a record whose value
-//! reads the same way, to its very last byte, is a container. Of the layouts that fit, the
+//! reads the same way, to its very last byte, is a container. A container's children may
+//! start 4 bytes into its value, after a form type: RIFF's and IFF's lists (`LIST`, a u32
+//! length, `movi`, then chunks), so a stream of `[4-byte id][u32 LE or BE length][payload]`
+//! chunks with such lists nested in it is read as a tree. Of the layouts that fit, the
 //! one that finds the most containers wins (each is a coincidence random bytes rarely make;
 //! only kinds of record that always read as containers count), then the earliest start, the
 //! most records, the widest length field and the shortest header; it must find at least [`LengthAware::MIN_RECORDS`] records and
@@ -20,10 +23,14 @@
 //! almost never read that way.
 //!
 //! **Candidates**, in one sweep (`patch.rs`), every enclosing length field changed by what a
-//! deletion removes (changes of one field add up across the sweep): each record deleted,
-//! largest first; each record's value cut to nothing, to one byte and to half; each container
-//! replaced by one of the containers directly inside it. A pass costs at most one test per
-//! candidate, a few per record.
+//! deletion removes (changes of one field add up across the sweep): runs of sibling records
+//! (the top level's or one container's: halves, quarters, eighths and so on) and single
+//! records deleted, largest first, and every child of a container; each record's value cut to
+//! nothing, to one grain and to its front half, or its front half deleted (a kind's grain is
+//! the largest power of two up to 8 dividing all its value lengths: 4 for u32 values); each
+//! container replaced by one of the containers directly inside it. A pass costs at most one
+//! test per candidate, a few per record; halving runs find one needed record among `n`
+//! siblings in about `2 log2 n` tests.
 //!
 //! ```
 //! use myhill::{Driver, EvalOptions, FnOracle, LengthAware, Pass};
@@ -59,7 +66,9 @@
 //! ```
 //!
 //! Limits: one layout per input, the same at every depth; lengths stored as plain unsigned
-//! integers (no varints); inputs over 4 MiB are left alone. notes/length-aware.md measures it.
+//! integers (no varints); no trailer after a record's value (PNG's CRC) and no padding byte
+//! after an odd-length one (RIFF's), so PNG is not read, and a RIFF file only if every chunk
+//! has an even length; inputs over 4 MiB are left alone. notes/length-aware.md measures it.
 
 use super::patch::{Cut, Patch, sweep};
 use crate::driver::Driver;
