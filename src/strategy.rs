@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 26);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 27);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -475,10 +475,12 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
     use Granularity::*;
     vec![
         Box::new(DfaPass::probe(Bytes, PROBE_BYTES).with_max_alphabet(PROBE_ALPHABET)),
+        // Binary records that say how long they are: whole records and runs of them go
+        // before the chunk passes' blocks of bytes, which do not line up with them.
+        gated(LengthAware::default(), Needs::Binary),
         Box::new(TopChunks::bodies(TopChunks::LARGE)),
         Box::new(DeadDeclarations::new(TopChunks::LARGE)),
         Box::new(TopChunks::new(TopChunks::LARGE)),
-        gated(LengthAware::default(), Needs::Binary),
         // Statement code (C, C++, Java, CSS): comments and the spaces no token needs go in one
         // test each, and a line is a statement or a declaration, so lines and names pay more
         // per test than the tree there, and go first (notes/schedule.md, statement code).
@@ -490,6 +492,9 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         // Once lines have taken the unneeded uses, whole declarations are mentioned by
         // nobody: they go by halves of their list, tens of bytes a test.
         gated(DeadDeclarations::new(0), Needs::Statements),
+        // One record a line (a log): runs of lines by binary splitting before the tree,
+        // which would spend a test a line (notes/benchmarks.md, log-txn).
+        gated(Partition::new(Lines), Needs::LineRecords),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
         gated(Hoist, Needs::Groups),
