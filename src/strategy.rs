@@ -245,7 +245,7 @@ const PASSES: &[(Make, &str)] = &[
     ),
     (
         Make::Fixed(|| Box::new(Expressions)),
-        "replace a OP b by a or b, and names and calls by 0",
+        "replace a OP b by a or b, and names, calls and postfix chains (a.b(c)[i]) by 0",
     ),
     (
         Make::Fixed(|| Box::new(Integers)),
@@ -261,7 +261,7 @@ const PASSES: &[(Make, &str)] = &[
     ),
     (
         Make::Fixed(|| Box::new(IndentBlocks)),
-        "delete an indented block (a line and the deeper lines under it), or replace it by its body, dedented",
+        "delete an indented block (a line and the deeper lines under it), or replace it by its body, dedented (a one-line block `HEADER: BODY` by its body)",
     ),
     (
         Make::Fixed(|| Box::new(FilesDelete)),

@@ -351,3 +351,56 @@ fn resume_refuses_a_tree_edited_since_the_run() {
         "my own KEY line\n"
     );
 }
+
+#[test]
+fn a_division_reached_through_an_attribute_and_a_call_comes_out_to_module_level() {
+    // The divisor is `x.count` and the division sits in a function main.py calls: only with
+    // the chain turned into `0` and the function's header gone does calc.py raise on import,
+    // so that main.py needs only its import and item.py can go (the 2-file minimum).
+    if std::process::Command::new("python3")
+        .arg("-c")
+        .arg("")
+        .status()
+        .map_or(true, |s| !s.success())
+    {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let case = Case::new();
+    let dir = case.path("proj");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(
+        dir.join("main.py"),
+        "import calc\n\ncalc.ratio(calc.ITEM)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("calc.py"),
+        "import item\n\nITEM = item.Item()\n\n\ndef ratio(x):\n    return 1 / x.count\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("item.py"), "class Item:\n    count = 0\n").unwrap();
+    case.script(
+        "t.sh",
+        r#"out=$(timeout 5 python3 -E -s -S -B main.py 2>&1 </dev/null) && exit 1
+printf '%s\n' "$out" | grep 'File "' | tail -n 1 | grep -q '/calc\.py"' || exit 1
+printf '%s\n' "$out" | tail -n 1 | grep -q '^ZeroDivisionError'"#,
+    );
+    // Three passes keep the test short; the chain, the `return`, the header and the call
+    // each need one of them (or indent/blocks, which every file's schedule starts with).
+    let out = case.run(&[
+        "reduce",
+        "-j",
+        "2",
+        "--passes",
+        "split/lines,split/tokens,expressions",
+        "./t.sh",
+        "proj",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        listing(&case.path("proj")),
+        ["calc.py 644 \"1/0\"", "main.py 644 \"import calc\""]
+    );
+    assert_eq!(listing(&case.path("proj.orig")).len(), 3);
+}

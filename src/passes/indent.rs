@@ -8,7 +8,9 @@
 //! nothing under it), and no bracket marks it for the tree passes. Its candidates, largest
 //! first: each block deleted, then each block replaced by its body moved out to the header's
 //! indentation (`def f():\n    return 1/0\n` becomes `return 1/0\n`), the indentation-based
-//! counterpart of hoisting a group. One sweep: at most one test per candidate.
+//! counterpart of hoisting a group; and each block written on one line, `HEADER: BODY`
+//! (`def f(x): return 1/0`, `if a: b`, as line joining leaves them), replaced by its body.
+//! One sweep: at most one test per candidate.
 //!
 //! ```
 //! use myhill::{Driver, EvalOptions, FnOracle, IndentBlocks, Pass};
@@ -26,6 +28,7 @@
 
 use super::patch::{Cut, Patch, SweepPass};
 use crate::driver::Driver;
+use crate::lex::{Class, lex};
 
 /// Deletes and dedents indented blocks; see the module doc.
 #[derive(Clone, Copy, Debug, Default)]
@@ -105,10 +108,62 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
             dedents.push(p);
         }
     }
+    dedents.extend(inline_headers(input, &lines));
     deletions.sort_by_key(|p| std::cmp::Reverse(p.removed()));
     dedents.sort_by_key(|p| std::cmp::Reverse(p.removed()));
     deletions.extend(dedents);
     deletions
+}
+
+/// Blocks on one line, `HEADER: BODY` (`def f(x): return 1/0`, `if a: b`): the header and
+/// its colon deleted, the body left at the line's indentation. The colon is the line's first
+/// one outside brackets, alone (not `::`), with code after it on the same line.
+fn inline_headers(input: &[u8], lines: &[Line]) -> Vec<Patch> {
+    let lexemes = lex(input);
+    let is_colon = |k: usize| {
+        lexemes
+            .get(k)
+            .is_some_and(|l| l.class == Class::Punct(b':'))
+    };
+    let mut out = Vec::new();
+    let mut k = 0;
+    for line in lines.iter().filter(|l| !l.blank) {
+        let from = line.start + line.indent;
+        while k < lexemes.len() && lexemes[k].start < from {
+            k += 1;
+        }
+        // A line that starts inside a literal or a comment is not a header.
+        if lexemes.get(k).is_none_or(|l| l.start != from) {
+            continue;
+        }
+        let mut depth = 0i32;
+        let mut j = k;
+        while j < lexemes.len() && lexemes[j].start < line.end {
+            match lexemes[j].class {
+                Class::Punct(b'(' | b'[' | b'{') => depth += 1,
+                Class::Punct(b')' | b']' | b'}') => depth -= 1,
+                Class::Punct(b':') if depth == 0 => {
+                    let paired = (j > 0 && is_colon(j - 1)) || is_colon(j + 1);
+                    if !paired {
+                        let mut body = j + 1;
+                        while lexemes.get(body).is_some_and(|l| l.class == Class::Space) {
+                            body += 1;
+                        }
+                        if lexemes
+                            .get(body)
+                            .is_some_and(|l| l.start < line.end && l.class != Class::Comment)
+                        {
+                            out.push(Patch::delete(from, lexemes[body].start));
+                        }
+                    }
+                    break;
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+    }
+    out
 }
 
 impl SweepPass for IndentBlocks {
@@ -149,6 +204,30 @@ mod tests {
         assert_eq!(all[2], b"def f(self):\n    return 1\n\nx = 2\ny = 3\n");
         assert_eq!(all[3], b"class A:\n    return 1\n\n    x = 2\ny = 3\n");
         assert_eq!(all.len(), 4);
+    }
+
+    #[test]
+    fn a_block_on_one_line_loses_its_header() {
+        let input = b"def f(x):1/x\nclass A: pass\n    if d[1:2]: y = {a: b}\nstd::x;\nz = 1\n";
+        let all: Vec<Vec<u8>> = candidates(input)
+            .iter()
+            .map(|p| applied(input, p))
+            .collect();
+        for want in [
+            &b"1/x\nclass A: pass\n    if d[1:2]: y = {a: b}\nstd::x;\nz = 1\n"[..],
+            b"def f(x):1/x\npass\n    if d[1:2]: y = {a: b}\nstd::x;\nz = 1\n",
+            b"def f(x):1/x\nclass A: pass\n    y = {a: b}\nstd::x;\nz = 1\n",
+        ] {
+            assert!(
+                all.contains(&want.to_vec()),
+                "{:?}",
+                String::from_utf8_lossy(want)
+            );
+        }
+        // No colon outside brackets with code after it: `::`, a header ending its line.
+        assert_eq!(inline_headers(input, &lines(input)).len(), 3);
+        assert!(candidates(b"std::vec::Vec::new();\n").is_empty());
+        assert_eq!(candidates(b"if a:\n    b\n").len(), 2);
     }
 
     #[test]

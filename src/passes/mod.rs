@@ -18,11 +18,12 @@
 //! - [`Integers`]: makes integer literals as small as the test allows.
 //! - [`LowerBytes`]: lowers the bytes of a binary input toward zero.
 //! - [`ShortenLiterals`]: shortens string literals from inside.
-//! - [`Expressions`]: replaces `a OP b` by an operand, and names and calls by `0`.
+//! - [`Expressions`]: replaces `a OP b` by an operand, and names, calls and postfix chains by `0`.
 //! - [`FilesDelete`], [`FilesHoist`], [`FilesBypass`], [`FilesEach`]: on a directory tree, whole
 //!   files deleted, a file replaced by another, a reference that skips the file between, then
 //!   each file reduced by a one-file schedule inside the tree.
-//! - [`IndentBlocks`]: deletes an indented block, or replaces it by its dedented body.
+//! - [`IndentBlocks`]: deletes an indented block, or replaces it by its dedented body (one-line
+//!   blocks too).
 //! - [`Gated`]: any of them, run only on inputs where it can pay ([`Needs`]).
 //!
 //! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals and Expressions are
