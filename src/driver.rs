@@ -148,6 +148,11 @@ impl<'o> Driver<'o> {
         std::mem::take(&mut self.cut_short)
     }
 
+    /// Whether the sweeps of the pass called `name` hold failures to skip.
+    pub(crate) fn remembers(&self, name: &str) -> bool {
+        self.failures.get(name).is_some_and(|f| !f.is_empty())
+    }
+
     /// Stores the running pass's failures (see [`Driver::take_failures`]).
     pub(crate) fn keep_failures(&mut self, failures: HashSet<u64>) {
         let name = self.current_name();

@@ -356,6 +356,7 @@ impl<'o> Reduction<'o> {
                             cut_short: self.driver.take_cut_short(),
                             left: self.driver.best().len() as u64,
                             skipped: self.driver.counted(Counter::SweepRemembered) - skipped_before,
+                            remembers: self.driver.remembers(&name),
                         };
                         planner.record(i, run);
                         match result {

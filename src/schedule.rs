@@ -138,6 +138,9 @@ pub struct PassRun {
     pub left: u64,
     /// Candidates its sweeps left out for having failed in the same context.
     pub skipped: u64,
+    /// Whether its sweeps hold failures to skip (see [`SweepMode::remember`]): a run of it in a
+    /// remembering round costs only the candidates whose context changed.
+    pub remembers: bool,
 }
 
 /// What the [`Planner`] knows of a pass's last run that ran a test.
@@ -156,8 +159,9 @@ struct LastRun {
 /// expected to pay again ([`WORTH_A_RERUN`]); after one that changed nothing, every pass that
 /// is, and the complete round every pass. Later rounds order their passes by bytes removed per test,
 /// each run counting twice as much as the one before it, so a pass that stopped paying sinks.
-/// A full patient round that changes nothing is followed by a remembering one if some sweep
-/// was cut short, then by a complete one; a complete round that changes nothing ends the run.
+/// A full patient round that changes nothing is followed by a remembering one, which runs
+/// every pass that remembers failures too (it retries only what changed around), then by a
+/// complete one; a complete round that changes nothing ends the run.
 /// Any change goes back to patient rounds; so does a rollback, with every pass.
 #[derive(Clone, Debug)]
 pub struct Planner {
@@ -165,6 +169,8 @@ pub struct Planner {
     paid: Vec<(f64, f64)>,
     /// Per pass, its last run that ran a test, and what changed since.
     last: Vec<LastRun>,
+    /// Per pass, whether its sweeps hold failures to skip.
+    remembers: Vec<bool>,
     next: Round,
     first: bool,
     this_round: Vec<PassRun>,
@@ -176,6 +182,7 @@ impl Planner {
         Planner {
             paid: vec![(0.0, 0.0); passes],
             last: vec![LastRun::default(); passes],
+            remembers: vec![false; passes],
             next: Round {
                 order: (0..passes).collect(),
                 thoroughness: if to_fixpoint {
@@ -235,6 +242,7 @@ impl Planner {
                 }
             }
         }
+        self.remembers[i] |= run.remembers;
         if run.tests > 0 {
             self.last[i] = LastRun {
                 run: Some(run),
@@ -285,6 +293,7 @@ impl Planner {
             .filter(|&i| round[i].removed > 0 && self.expected_rate(i) >= WORTH_A_RERUN)
             .collect();
         let all: Vec<usize> = (0..n).collect();
+        let mut wide = false;
         let (passes, thoroughness, every) = if interrupted {
             (all, Thoroughness::Patient, true)
         } else if changed && !paid.is_empty() {
@@ -296,19 +305,28 @@ impl Planner {
         } else if complete {
             return false;
         } else {
-            let cut_short = round.iter().any(|r| r.cut_short);
+            // After a remembering round that left a pass out and changed nothing, one more
+            // runs every pass: what it tests on this best the complete round would test too
+            // (and then answers from the cache), and a find saves a complete round.
+            wide = was == Thoroughness::Remembering && self.next.order.len() < n;
             let next = match was {
-                Thoroughness::Patient if cut_short => Thoroughness::Remembering,
-                Thoroughness::Patient | Thoroughness::Remembering => Thoroughness::Complete,
+                Thoroughness::Patient => Thoroughness::Remembering,
+                Thoroughness::Remembering if wide => Thoroughness::Remembering,
+                Thoroughness::Remembering => Thoroughness::Complete,
                 Thoroughness::Complete => return false,
             };
             (all, next, true)
         };
         let mut order = passes;
-        if every && !interrupted && thoroughness != Thoroughness::Complete {
+        let remembering = thoroughness == Thoroughness::Remembering;
+        if every && !interrupted && thoroughness != Thoroughness::Complete && !wide {
             // A round of every pass but the complete one leaves out what cannot repay a run:
-            // the complete round runs it.
-            order.retain(|&i| self.expected_rate(i) >= WORTH_A_RERUN);
+            // the complete round runs it. A remembering round keeps every pass that remembers:
+            // it retries only what changed around, which is where the finds of a complete
+            // round come from.
+            order.retain(|&i| {
+                self.expected_rate(i) >= WORTH_A_RERUN || (remembering && self.remembers[i])
+            });
         }
         // By rate, the best first; equal rates keep the schedule's order.
         order.sort_by(|&a, &b| self.rate(b).total_cmp(&self.rate(a)));
@@ -332,6 +350,7 @@ mod tests {
             cut_short: false,
             left: 100,
             skipped: 0,
+            remembers: false,
         }
     }
 
@@ -367,28 +386,58 @@ mod tests {
         assert_eq!(planner.round().order, [0]);
         planner.record(0, run(80, 0));
         assert!(planner.end_round(false, false));
+        // It left passes out and changed nothing: one more remembering round, of every pass
+        // (what it tests, the complete round would test on the same bytes).
+        assert_eq!(planner.round().thoroughness, Thoroughness::Remembering);
+        assert_eq!(planner.round().order.len(), 3);
+        let skipping = PassRun {
+            skipped: 5,
+            ..run(0, 0)
+        };
+        planner.record(0, skipping);
+        assert!(planner.end_round(false, false));
         assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
         // Every pass, by what each paid per test.
         assert_eq!(planner.round().order, [2, 0, 1]);
         // The complete round finds something, in its last pass: nothing is expected to pay
-        // before the complete round again.
+        // before the complete round again, but pass 0's sweeps remember what failed.
+        let remembering = |tests, removed| PassRun {
+            remembers: true,
+            ..run(tests, removed)
+        };
         planner.record(2, run(5, 0));
-        planner.record(0, run(5, 0));
+        planner.record(0, remembering(5, 0));
         planner.record(1, run(5, 1));
         assert!(planner.end_round(true, false));
         assert!(planner.round().order.is_empty());
         assert_eq!(planner.round().thoroughness, Thoroughness::Patient);
         assert!(planner.end_round(false, false));
+        // Before the next complete round, a remembering round of the passes that remember:
+        // they retry only what changed around.
+        assert_eq!(planner.round().thoroughness, Thoroughness::Remembering);
+        assert_eq!(planner.round().order, [0]);
+        planner.record(0, remembering(3, 0));
+        assert!(planner.end_round(false, false));
+        assert_eq!(planner.round().order.len(), 3);
+        planner.record(0, skipping);
+        assert!(planner.end_round(false, false));
         assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
         // Pass 0 ran last and waits; pass 1 ran before pass 0 removed 60 of 100 bytes and
         // runs again.
         planner.record(1, run(10, 5));
-        planner.record(0, run(10, 60));
+        planner.record(0, remembering(10, 60));
         assert!(planner.end_round(true, false));
         assert_eq!(planner.round().order, [1]);
         planner.record(1, run(10, 0));
         assert!(planner.end_round(false, false));
         assert!(planner.round().order.is_empty());
+        assert!(planner.end_round(false, false));
+        assert_eq!(planner.round().thoroughness, Thoroughness::Remembering);
+        assert_eq!(planner.round().order, [0]);
+        planner.record(0, remembering(2, 0));
+        assert!(planner.end_round(false, false));
+        assert_eq!(planner.round().order.len(), 3);
+        planner.record(0, skipping);
         assert!(planner.end_round(false, false));
         assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
         // A complete round that changes nothing ends the run.

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 23);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 24);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -471,10 +471,12 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
     use Granularity::*;
     vec![
         Box::new(DfaPass::probe(Bytes, PROBE_BYTES).with_max_alphabet(PROBE_ALPHABET)),
+        // Binary records that say how long they are: whole records and runs of them go
+        // before the chunk passes' blocks of bytes, which do not line up with them.
+        gated(LengthAware::default(), Needs::Binary),
         Box::new(TopChunks::bodies(TopChunks::LARGE)),
         Box::new(DeadDeclarations::new(TopChunks::LARGE)),
         Box::new(TopChunks::new(TopChunks::LARGE)),
-        gated(LengthAware::default(), Needs::Binary),
         // Statement code (C, C++, Java, CSS): comments go in one test, and a line is a
         // statement or a declaration, so lines and names pay more per test than the tree
         // there, and go first (notes/schedule.md, statement code).
@@ -482,6 +484,9 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         gated(SqueezeWhitespace, Needs::Statements),
         gated(Partition::new(Lines), Needs::Statements),
         gated(ShortenIdentifiers::default(), Needs::Statements),
+        // One record a line (a log): runs of lines by binary splitting before the tree,
+        // which would spend a test a line (notes/benchmarks.md, log-txn).
+        gated(Partition::new(Lines), Needs::LineRecords),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
         gated(Hoist, Needs::Groups),

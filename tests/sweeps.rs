@@ -91,3 +91,55 @@ fn the_complete_round_finds_what_a_change_far_away_made_possible() {
     assert!(count(Counter::SweepRemembered) > 0);
     assert!(count(Counter::CompleteRounds) >= 1);
 }
+
+/// Replaces `Y1` by `Z`, once: a small change that no expected yield would rerun a sweep for.
+struct Shorten;
+
+impl Pass for Shorten {
+    fn name(&self) -> String {
+        "shorten".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
+        let best = String::from_utf8_lossy(driver.best()).into_owned();
+        let mut candidate = best
+            .contains("Y1")
+            .then(|| (best.replacen("Y1", "Z", 1).into_bytes(), ()));
+        driver.try_candidates(&mut || candidate.take()).map(drop)
+    }
+}
+
+#[test]
+fn a_remembering_round_finds_what_a_change_nearby_made_possible_before_the_complete_round() {
+    // `X` can go only once `Y1` next to it became `Z`. The sweep fails on `X` first; the
+    // change comes from another pass and removes a byte, too little to expect the sweep to
+    // pay again. A remembering round before the complete round retries only the deletions
+    // whose 32 bytes of context changed, finds `X`, and the complete round finds nothing:
+    // one complete round for the whole run.
+    // Few tokens, so that no sweep runs out of patience; long ones, so that the first lie
+    // more than 32 bytes from the change.
+    let words: Vec<String> = (0..5).map(|i| format!("a_long_word_{i:02}")).collect();
+    let input = format!("{} X Y1", words.join(" "));
+    let interesting = |s: &str| {
+        words.iter().all(|w| s.contains(w.as_str()))
+            && (s.contains("Y1") || s.contains('Z'))
+            && (!s.contains("Y1") || s.contains('X'))
+    };
+    let oracle = FnOracle::new(|c: &[u8]| interesting(&String::from_utf8_lossy(c)));
+    let mut schedule = Schedule {
+        passes: vec![Box::new(ShortIntervals), Box::new(Shorten)],
+        to_fixpoint: true,
+    };
+    let mut reduction = Reduction::new(input.into_bytes(), &oracle, ReduceOptions::default());
+    let finished = reduction.run(&mut schedule).unwrap();
+    let best = String::from_utf8(finished.best).unwrap();
+    assert_eq!(best.trim_end(), format!("{} Z", words.join(" ")));
+    let count = |counter| match finished.report.counters.get(&counter) {
+        Some(myhill::Figure::Count(n)) => *n,
+        _ => 0,
+    };
+    // The remembering round skipped the deletions far from the change.
+    assert!(count(Counter::SweepRemembered) > 0);
+    // The complete round still ran, once, and found nothing.
+    assert_eq!(count(Counter::CompleteRounds), 1);
+}

@@ -40,6 +40,26 @@ pub enum Needs {
     /// [`LINES_PER_STATEMENT`] lines (C, C++, Java, JavaScript, CSS), outside comments and
     /// literals.
     Statements,
+    /// One record a line: text with groups, none of them across a line break, at least
+    /// [`LINE_RECORDS_MIN_LINES`] lines, not statement code (a log with `[thread]` or
+    /// `(id)` on each line, a CSV of bracketed fields).
+    LineRecords,
+}
+
+/// The fewest lines of text whose groups all close on the line they open for it to be read
+/// as one record a line.
+pub const LINE_RECORDS_MIN_LINES: usize = 8;
+
+/// Whether every group of `nesting` closes on the line it opens, over at least
+/// [`LINE_RECORDS_MIN_LINES`] lines.
+fn groups_stay_on_their_lines(input: &[u8], nesting: &Nesting) -> bool {
+    let lines = input.iter().filter(|&&b| b == b'\n').count() + 1;
+    lines >= LINE_RECORDS_MIN_LINES
+        && nesting
+            .groups()
+            .iter()
+            .filter(|g| g.parent.is_none())
+            .all(|g| !input[g.start()..g.end()].contains(&b'\n'))
 }
 
 /// The most lines per `;` that statement code has: C and C++ sources have one `;` per two or
@@ -69,10 +89,13 @@ pub fn is_text(input: &[u8]) -> bool {
 impl Needs {
     /// Whether `input` meets the need.
     pub fn met_by(self, input: &[u8]) -> bool {
+        let nesting = std::cell::OnceCell::new();
+        let nesting = || nesting.get_or_init(|| Nesting::new(input));
         self.met(
             is_text(input),
-            || Nesting::new(input).is_structured(),
+            || nesting().is_structured(),
             || is_statement_code(input),
+            || groups_stay_on_their_lines(input, nesting()),
         )
     }
 
@@ -82,6 +105,7 @@ impl Needs {
             is_text(driver.best()),
             || driver.nesting().is_structured(),
             || is_statement_code(driver.best()),
+            || groups_stay_on_their_lines(driver.best(), &driver.nesting()),
         )
     }
 
@@ -90,12 +114,14 @@ impl Needs {
         text: bool,
         structured: impl FnOnce() -> bool,
         statements: impl FnOnce() -> bool,
+        on_their_lines: impl FnOnce() -> bool,
     ) -> bool {
         match self {
             Needs::Text => text,
             Needs::Binary => !text,
             Needs::Groups => text && structured(),
             Needs::Statements => text && statements(),
+            Needs::LineRecords => text && structured() && !statements() && on_their_lines(),
         }
     }
 }
@@ -178,6 +204,29 @@ mod tests {
         ];
         for input in other {
             assert!(!Needs::Statements.met_by(input), "{}", input.escape_ascii());
+        }
+    }
+
+    #[test]
+    fn a_log_is_one_record_a_line_and_nested_text_is_not() {
+        let line = |k: usize| format!("12:00:{k:02} INFO [pool-{k}] txn={k} open (user=a)\n");
+        let log: String = (0..20).map(line).collect();
+        assert!(Needs::LineRecords.met_by(log.as_bytes()));
+        // A group across lines, too few lines, no groups, statement code: not line records.
+        let spanning = format!("{log}note [a\nb]\n");
+        let others: [&[u8]; 5] = [
+            spanning.as_bytes(),
+            b"a [x]\nb [y]\n",
+            b"step 1\nstep 2\nstep 3\nstep 4\nstep 5\nstep 6\nstep 7\nstep 8\nstep 9\n",
+            b"{\n  \"a\": [1, 2],\n  \"b\": 3\n}\n\n\n\n\n\n\n",
+            b"int f() { return 1; }\nint g() { return 2; }\nint h();\nint i();\nint j();\nint k();\nint l();\nint m();\n",
+        ];
+        for input in others {
+            assert!(
+                !Needs::LineRecords.met_by(input),
+                "{}",
+                input.escape_ascii()
+            );
         }
     }
 }

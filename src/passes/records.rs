@@ -12,7 +12,10 @@
 //! length is (1, 2 or 4 bytes, little- or big-endian) and what the length counts (the bytes
 //! after the header, from the field on, or the whole record). A layout fits if it reads the
 //! input from its start to its very last byte as a chain of records; a record whose value
-//! reads the same way, to its very last byte, is a container. Of the layouts that fit, the
+//! reads the same way, to its very last byte, is a container. A container's children may
+//! start 4 bytes into its value, after a form type: RIFF's and IFF's lists (`LIST`, a u32
+//! length, `movi`, then chunks), so a stream of `[4-byte id][u32 LE or BE length][payload]`
+//! chunks with such lists nested in it is read as a tree. Of the layouts that fit, the
 //! one that finds the most containers wins (each is a coincidence random bytes rarely make;
 //! only kinds of record that always read as containers count), then the earliest start, the
 //! most records, the widest length field and the shortest header; it must find at least [`LengthAware::MIN_RECORDS`] records and
@@ -20,10 +23,14 @@
 //! almost never read that way.
 //!
 //! **Candidates**, in one sweep (`patch.rs`), every enclosing length field changed by what a
-//! deletion removes (changes of one field add up across the sweep): each record deleted,
-//! largest first; each record's value cut to nothing, to one byte and to half; each container
-//! replaced by one of the containers directly inside it. A pass costs at most one test per
-//! candidate, a few per record.
+//! deletion removes (changes of one field add up across the sweep): runs of sibling records
+//! (the top level's or one container's: halves, quarters, eighths and so on) and single
+//! records deleted, largest first, and every child of a container; each record's value cut to
+//! nothing, to one grain and to its front half, or its front half deleted (a kind's grain is
+//! the largest power of two up to 8 dividing all its value lengths: 4 for u32 values); each
+//! container replaced by one of the containers directly inside it. A pass costs at most one
+//! test per candidate, a few per record; halving runs find one needed record among `n`
+//! siblings in about `2 log2 n` tests.
 //!
 //! ```
 //! use myhill::{Driver, EvalOptions, FnOracle, LengthAware, Pass};
@@ -59,7 +66,9 @@
 //! ```
 //!
 //! Limits: one layout per input, the same at every depth; lengths stored as plain unsigned
-//! integers (no varints); inputs over 4 MiB are left alone. notes/length-aware.md measures it.
+//! integers (no varints); no trailer after a record's value (PNG's CRC) and no padding byte
+//! after an odd-length one (RIFF's), so PNG is not read, and a RIFF file only if every chunk
+//! has an even length; inputs over 4 MiB are left alone. notes/length-aware.md measures it.
 
 use super::patch::{Cut, Patch, sweep};
 use crate::driver::Driver;
@@ -72,6 +81,8 @@ pub struct LengthAware {
     /// The layout believed on an earlier run: kept while it still reads the input, which a
     /// small input may do with too few records to be believed on its own.
     layout: Option<Layout>,
+    /// The grain of each kind of leaf record, learnt on every run under that layout.
+    grains: Grains,
 }
 
 impl LengthAware {
@@ -105,7 +116,13 @@ struct Layout {
     width: usize,
     big_endian: bool,
     base: Base,
+    /// Bytes at the start of a container's value before its first child: 0, or
+    /// [`FORM_BYTES`] for the form type of RIFF's and IFF's lists (`LIST` length `movi` ...).
+    form: usize,
 }
+
+/// The form type of a RIFF- or IFF-like list: four bytes between its header and its children.
+const FORM_BYTES: usize = 4;
 
 /// One record: its bytes, its length field, and its place in the tree.
 #[derive(Clone, Debug)]
@@ -169,10 +186,10 @@ impl Layout {
                 parent,
                 container: false,
             });
-            let value = start + self.header;
+            let first = start + self.header + self.form;
             if depth < 16
-                && end - value >= self.header
-                && let Some(children) = self.chain(input, value, end)
+                && end >= first + self.header
+                && let Some(children) = self.chain(input, first, end)
             {
                 records[index].container = true;
                 todo.extend(
@@ -200,7 +217,7 @@ impl Layout {
         }
         let mut kinds: std::collections::HashMap<(&[u8], &[u8]), bool> = Default::default();
         for r in records.iter() {
-            if r.end - r.start >= 2 * self.header {
+            if r.end - r.start >= 2 * self.header + self.form {
                 *kinds.entry(self.kind(input, r)).or_insert(true) &= r.container;
             }
         }
@@ -216,57 +233,65 @@ impl Layout {
     }
 }
 
-/// The layout of `input` that finds the most records, with its tree, if one is believable.
+/// Every layout [`infer`] tries on an input of `len` bytes.
+fn layouts(len: usize) -> impl Iterator<Item = Layout> {
+    let widths = [1usize, 2, 4];
+    (0..=len.min(16)).flat_map(move |start| {
+        (1..=8usize).flat_map(move |header| {
+            widths
+                .into_iter()
+                .filter(move |&width| width <= header)
+                .flat_map(move |width| {
+                    (0..=header - width).flat_map(move |len_at| {
+                        let orders: &[bool] = if width == 1 { &[false] } else { &[false, true] };
+                        orders.iter().flat_map(move |&big_endian| {
+                            [Base::Value, Base::Field, Base::Record]
+                                .into_iter()
+                                .flat_map(move |base| {
+                                    [0, FORM_BYTES].into_iter().map(move |form| Layout {
+                                        start,
+                                        header,
+                                        len_at,
+                                        width,
+                                        big_endian,
+                                        base,
+                                        form,
+                                    })
+                                })
+                        })
+                    })
+                })
+        })
+    })
+}
+
+/// The layout of `input` that finds the most containers, with its tree, if one is believable.
 fn infer(input: &[u8]) -> Option<(Layout, Vec<Record>)> {
     if input.len() > LengthAware::MAX_BYTES {
         return None;
     }
+    let score = |t: &[Record], l: &Layout| {
+        let containers = t.iter().filter(|r| r.container).count();
+        (
+            containers,
+            std::cmp::Reverse(l.start),
+            t.len(),
+            l.width,
+            std::cmp::Reverse(l.header),
+            std::cmp::Reverse(l.form),
+        )
+    };
     let mut best: Option<(Layout, Vec<Record>)> = None;
-    for start in 0..=input.len().min(16) {
-        for header in 1..=8usize {
-            for width in [1usize, 2, 4] {
-                for len_at in 0..=header.saturating_sub(width) {
-                    if width > header {
-                        continue;
-                    }
-                    for big_endian in [false, true] {
-                        if width == 1 && big_endian {
-                            continue;
-                        }
-                        for base in [Base::Value, Base::Field, Base::Record] {
-                            let layout = Layout {
-                                start,
-                                header,
-                                len_at,
-                                width,
-                                big_endian,
-                                base,
-                            };
-                            let Some(mut tree) = layout.tree(input) else {
-                                continue;
-                            };
-                            layout.settle_containers(input, &mut tree);
-                            let score = |t: &[Record], l: &Layout| {
-                                let containers = t.iter().filter(|r| r.container).count();
-                                let short = std::cmp::Reverse(l.header);
-                                (
-                                    containers,
-                                    std::cmp::Reverse(l.start),
-                                    t.len(),
-                                    l.width,
-                                    short,
-                                )
-                            };
-                            let better = best
-                                .as_ref()
-                                .is_none_or(|(b, t)| score(&tree, &layout) > score(t, b));
-                            if better {
-                                best = Some((layout, tree));
-                            }
-                        }
-                    }
-                }
-            }
+    for layout in layouts(input.len()) {
+        let Some(mut tree) = layout.tree(input) else {
+            continue;
+        };
+        layout.settle_containers(input, &mut tree);
+        if best
+            .as_ref()
+            .is_none_or(|(b, t)| score(&tree, &layout) > score(t, b))
+        {
+            best = Some((layout, tree));
         }
     }
     best.filter(|(_, tree)| {
@@ -297,11 +322,66 @@ fn with_fixups(
     Patch::of(cuts)
 }
 
-/// The candidates on `input` under `layout`.
-fn candidates(layout: Layout, records: &[Record]) -> Vec<Patch> {
+/// Runs of consecutive siblings to delete, as `(first, last)` indices into `siblings`: the
+/// list halved, then in quarters, eighths and so on, every run at least two long (single
+/// records are deleted on their own).
+fn sibling_runs(siblings: &[usize]) -> Vec<(usize, usize)> {
+    let n = siblings.len();
+    let mut runs = Vec::new();
+    let mut parts = 2;
+    while parts <= n {
+        for k in 0..parts {
+            let (from, to) = (k * n / parts, (k + 1) * n / parts);
+            if to - from >= 2 {
+                runs.push((siblings[from], siblings[to - 1]));
+            }
+        }
+        parts *= 2;
+    }
+    runs
+}
+
+/// The kind of a record (its header bytes other than the length) and how long its value is.
+type Grains = std::collections::HashMap<Vec<u8>, usize>;
+
+/// Adds to `grains` each kind of leaf record's value lengths: a kind's grain is the largest
+/// power of two up to 8 that divides every value length of that kind seen so far (4 for a
+/// record of u32 values, 1 for text). A value cut keeps a multiple of it.
+fn learn_grains(layout: &Layout, input: &[u8], records: &[Record], grains: &mut Grains) {
+    for r in records.iter().filter(|r| !r.container) {
+        let len = r.end - r.start - layout.header;
+        let (before, after) = layout.kind(input, r);
+        let g = grains.entry([before, after].concat()).or_insert(8);
+        while !len.is_multiple_of(*g) {
+            *g /= 2;
+        }
+    }
+}
+
+/// The candidates on `input` under `layout`, the ones that remove most first: a candidate
+/// that covers another is always tried before it, so the length changes of two accepted
+/// candidates never count the same bytes twice.
+fn candidates(layout: Layout, input: &[u8], records: &[Record], grains: &Grains) -> Vec<Patch> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); records.len() + 1];
+    for (i, r) in records.iter().enumerate() {
+        children[r.parent.map_or(0, |p| p + 1)].push(i);
+    }
     let mut deletions = Vec::new();
     let mut values = Vec::new();
     let mut hoists = Vec::new();
+    for (slot, siblings) in children.iter().enumerate() {
+        let parent = slot.checked_sub(1);
+        for (first, last) in sibling_runs(siblings) {
+            let (start, end) = (records[first].start, records[last].end);
+            deletions.extend(with_fixups(
+                &layout,
+                records,
+                parent,
+                end - start,
+                vec![Cut::delete(start, end)],
+            ));
+        }
+    }
     for (i, r) in records.iter().enumerate() {
         let size = r.end - r.start;
         deletions.extend(with_fixups(
@@ -313,16 +393,46 @@ fn candidates(layout: Layout, records: &[Record]) -> Vec<Patch> {
         ));
         let value = r.start + layout.header;
         let len = r.end - value;
-        for keep in [0, 1, len / 2] {
-            if keep < len {
-                values.extend(with_fixups(
-                    &layout,
-                    records,
-                    Some(i),
-                    len - keep,
-                    vec![Cut::delete(value + keep, r.end)],
-                ));
-            }
+        let grain = if r.container {
+            1
+        } else {
+            let (before, after) = layout.kind(input, r);
+            grains.get(&[before, after].concat()).copied().unwrap_or(1)
+        };
+        if r.container {
+            // Every child deleted: the form type stays.
+            deletions.extend(with_fixups(
+                &layout,
+                records,
+                Some(i),
+                len - layout.form,
+                vec![Cut::delete(value + layout.form, r.end)],
+            ));
+        }
+        let half = len / 2 / grain * grain;
+        // A container's value is cut too: a leaf may read as a container by chance (a tag
+        // whose value bytes happen to read as an empty record).
+        let mut keeps = vec![0, grain.min(len), half];
+        keeps.dedup();
+        let form = if r.container { Some(layout.form) } else { None };
+        for keep in keeps.into_iter().filter(|&k| k < len && Some(k) != form) {
+            values.extend(with_fixups(
+                &layout,
+                records,
+                Some(i),
+                len - keep,
+                vec![Cut::delete(value + keep, r.end)],
+            ));
+        }
+        // The back half kept instead of the front: what a record needs may lie past its middle.
+        if !r.container && half > 0 {
+            values.extend(with_fixups(
+                &layout,
+                records,
+                Some(i),
+                half,
+                vec![Cut::delete(value, value + half)],
+            ));
         }
         if r.container {
             for c in records
@@ -363,10 +473,14 @@ impl Pass for LengthAware {
             return Ok(());
         };
         if self.layout != Some(layout) {
+            self.grains.clear();
+        }
+        learn_grains(&layout, input, &records, &mut self.grains);
+        let candidates = candidates(layout, input, &records, &self.grains);
+        if self.layout != Some(layout) {
             driver.count(Counter::LengthAwareLayoutsFound, 1);
             self.layout = Some(layout);
         }
-        let candidates = candidates(layout, &records);
         sweep(driver, &candidates).map(drop)
     }
 }
@@ -411,6 +525,121 @@ mod tests {
         assert!(records.iter().any(|r| r.container));
     }
 
+    /// A chunk `[id][u32 length][payload]`, the length little- or big-endian.
+    fn chunk(id: &[u8; 4], payload: &[u8], big_endian: bool) -> Vec<u8> {
+        let len = payload.len() as u32;
+        let len = if big_endian {
+            len.to_be_bytes()
+        } else {
+            len.to_le_bytes()
+        };
+        [&id[..], &len, payload].concat()
+    }
+
+    /// A list chunk: its form type, then its children.
+    fn list(form: &[u8; 4], children: &[Vec<u8>], big_endian: bool) -> Vec<u8> {
+        chunk(
+            b"LIST",
+            &[&form[..], &children.concat()].concat(),
+            big_endian,
+        )
+    }
+
+    /// A strict reader of the chunks in `b`: `Some(found)` if every length is right and every
+    /// list holds a form type and chunks that fill it exactly, `found` if a `BAD!` chunk lies
+    /// in a `trak` list inside another list.
+    fn riff_read(b: &[u8], depth: u32, form: &[u8], big_endian: bool) -> Option<bool> {
+        let (mut x, mut found) = (0, false);
+        while x < b.len() {
+            let field: [u8; 4] = b.get(x + 4..x + 8)?.try_into().ok()?;
+            let len = if big_endian {
+                u32::from_be_bytes(field)
+            } else {
+                u32::from_le_bytes(field)
+            } as usize;
+            let payload = b.get(x + 8..x + 8 + len)?;
+            found |= match &b[x..x + 4] {
+                b"LIST" => riff_read(payload.get(4..)?, depth + 1, &payload[..4], big_endian)?,
+                b"BAD!" => depth >= 2 && form == b"trak",
+                b"TEXT" | b"INDX" => false,
+                _ => return None,
+            };
+            x += 8 + len;
+        }
+        Some(found)
+    }
+
+    /// A RIFF-like file: a magic, then `lists` top-level lists of text and index chunks with
+    /// lists inside, the `BAD!` chunk in a `trak` list inside list number `needle`.
+    fn riff_like(lists: usize, needle: usize, big_endian: bool) -> Vec<u8> {
+        let c = |id: &[u8; 4], payload: &[u8]| chunk(id, payload, big_endian);
+        let l = |form: &[u8; 4], children: &[Vec<u8>]| list(form, children, big_endian);
+        let mut out = b"MHCK".to_vec();
+        for k in 0..lists {
+            let text = c(b"TEXT", format!("take {k} of the night scene").as_bytes());
+            let index = c(b"INDX", &[(k % 251) as u8; 12]);
+            let mut inner = vec![c(b"TEXT", b"left"), index.clone()];
+            if k == needle {
+                inner.push(c(b"BAD!", &[7; 6]));
+            }
+            let trak = l(b"trak", &inner);
+            let meta = l(b"meta", &[text.clone(), c(b"TEXT", b"cam")]);
+            out.extend(l(b"movi", &[text, meta, trak, index]));
+        }
+        out
+    }
+
+    #[test]
+    fn riff_like_lists_are_read_after_their_form_type() {
+        for big_endian in [false, true] {
+            let input = riff_like(6, 3, big_endian);
+            let (layout, records) = infer(&input).expect("a layout");
+            assert_eq!(
+                (layout.start, layout.header, layout.len_at, layout.width),
+                (4, 8, 4, 4)
+            );
+            assert_eq!(
+                (layout.big_endian, layout.base, layout.form),
+                (big_endian, Base::Value, FORM_BYTES)
+            );
+            // Every LIST is a container, and nothing else is.
+            for r in &records {
+                assert_eq!(r.container, &input[r.start..r.start + 4] == b"LIST");
+            }
+            assert_eq!(records.iter().filter(|r| r.container).count(), 6 * 3);
+        }
+    }
+
+    #[test]
+    fn a_riff_like_file_loses_whole_chunks_and_runs_of_them_with_every_length_fixed() {
+        use crate::{EvalOptions, FnOracle};
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for big_endian in [false, true] {
+            let input = riff_like(64, 41, big_endian);
+            let tests = AtomicUsize::new(0);
+            let oracle = FnOracle::new(|b: &[u8]| {
+                tests.fetch_add(1, Ordering::Relaxed);
+                b.starts_with(b"MHCK") && riff_read(&b[4..], 0, b"", big_endian) == Some(true)
+            });
+            let mut driver = Driver::new(input.clone(), &oracle, EvalOptions::default());
+            let mut pass = LengthAware::default();
+            for _ in 0..4 {
+                pass.run(&mut driver).unwrap();
+            }
+            let c = |id: &[u8; 4], payload: &[u8]| chunk(id, payload, big_endian);
+            let l = |form: &[u8; 4], children: &[Vec<u8>]| list(form, children, big_endian);
+            let smallest = [
+                b"MHCK".to_vec(),
+                l(b"movi", &[l(b"trak", &[c(b"BAD!", &[])])]),
+            ]
+            .concat();
+            assert_eq!(driver.best(), smallest);
+            // Runs of the 64 top-level lists go by halves: far fewer tests than one a chunk.
+            let tests = tests.load(Ordering::Relaxed);
+            assert!(tests <= 50, "{tests} tests");
+        }
+    }
+
     #[test]
     fn random_bytes_have_no_believable_layout() {
         let mut x = 0x9e3779b97f4a7c15u64;
@@ -434,7 +663,9 @@ mod tests {
             let mut input = b"MHR1".to_vec();
             input.extend(tlv(3, &mut s));
             let Some((layout, records)) = infer(&input) else { return Ok(()); };
-            for patch in candidates(layout, &records) {
+            let mut grains = Grains::default();
+            learn_grains(&layout, &input, &records, &mut grains);
+            for patch in candidates(layout, &input, &records, &grains) {
                 prop_assert!(patch.removed() > 0);
                 let Some(out) = apply(&input, &patch) else { continue };
                 // Still reads to the end under the same layout.
