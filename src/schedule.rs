@@ -24,9 +24,12 @@
 //!
 //! [`Planner`] decides what each round of a schedule run to a fixpoint does: which passes, in
 //! what order (by the bytes each removed per test so far), and how its sweeps spend their tests
-//! ([`SweepMode`]): a round of cheap, patient sweeps that skip what already failed around
-//! unchanged bytes, then one without patience, and a complete round at the end that keeps the
-//! fixpoint's guarantee (notes/schedule.md, the tail of a reduction).
+//! ([`SweepMode`]): rounds of cheap, patient sweeps that skip what already failed around
+//! unchanged bytes; before each complete round, a remembering round of the passes that hold
+//! remembered failures (whatever their expected yield) and, if it changed nothing and left a
+//! pass out, one of every pass, so that a find near an earlier change comes before the
+//! complete round and not in it; and a complete round at the end that keeps the fixpoint's
+//! guarantee (notes/schedule.md, the tail of a reduction).
 //!
 //! Limits: what a pass is expected to find again is a proportion of what changed since its last
 //! run (see [`Planner::expected_rate`]), not a model of where it finds things.
