@@ -786,7 +786,9 @@ impl Pass for DeadDeclarations {
             }
             // Another round while a round removes a good share: late rounds find chains of
             // a few small declarations, which the forms and finer passes take more cheaply.
-            if driver.best().len() > len - len / ROUND_SHARE {
+            // A round that removed nothing ends the pass, however small the input.
+            let removed = len - driver.best().len();
+            if removed == 0 || removed < len / ROUND_SHARE {
                 return Ok(());
             }
         }
@@ -1018,6 +1020,27 @@ mod tests {
         let mut driver = Driver::new(binary, &oracle, EvalOptions::default());
         DeadDeclarations::new(0).run(&mut driver).unwrap();
         assert_eq!(driver.report().eval.tests_run, 0);
+    }
+
+    #[test]
+    fn a_round_that_removes_nothing_ends_the_pass_on_a_tiny_input() {
+        // Below ROUND_SHARE bytes a share of the input is 0 bytes: the pass must still stop.
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let oracle = FnOracle::new(|b: &[u8]| {
+                b.windows(4).any(|w| w == b"a5 =") && b.windows(4).any(|w| w == b"a7 =")
+            });
+            let input: Vec<u8> = (0..10)
+                .flat_map(|i| format!("int a{i} = 1;\n").into_bytes())
+                .collect();
+            let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+            DeadDeclarations::new(0).run(&mut driver).unwrap();
+            let _ = done.send(driver.best().to_vec());
+        });
+        let best = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the pass ends");
+        assert_eq!(best, b"int a5 = 1;\nint a7 = 1;");
     }
 
     proptest::proptest! {
