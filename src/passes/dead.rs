@@ -1040,7 +1040,7 @@ mod tests {
         let best = finished
             .recv_timeout(std::time::Duration::from_secs(60))
             .expect("the pass ends");
-        assert_eq!(best, b"int a5 = 1;\nint a7 = 1;");
+        assert_eq!(best, b"int a5 = 1;\nint a7 = 1;\n");
     }
 
     proptest::proptest! {
