@@ -142,7 +142,13 @@ enum Step {
     /// A group that is opened starts at `at`; its contents are sequence `child`. When it
     /// ends, a [`Step::Close`] comes, then the whole group as an element of the sequence
     /// around it.
-    Open { child: u32, at: usize },
+    /// A namespace or linkage block's contents are declarations: cut at `;` and blocks, never
+    /// at a `,` (a block of function definitions alone has no `;` of its own).
+    Open {
+        child: u32,
+        at: usize,
+        declarations: bool,
+    },
     /// The innermost open sequence ends (its group's closing bracket is next, or the input
     /// ends).
     Close,
@@ -226,6 +232,7 @@ fn walk(input: &[u8], pairs: &[(u32, u32)], open_above: usize, step: &mut dyn Fn
                 step(Step::Open {
                     child: next_id,
                     at: l.start,
+                    declarations: opens_wrapper,
                 });
                 open.push((next_id, close, l.start));
                 next_id += 1;
@@ -381,7 +388,7 @@ pub(super) fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
             c.0 |= e.kind == Kind::Semicolon;
             c.1 |= e.kind == Kind::Comma;
         }
-        Step::Open { .. } => counts.push((false, false)),
+        Step::Open { declarations, .. } => counts.push((declarations, false)),
         Step::Close => {}
     });
     let mode = |seq: u32| match counts[seq as usize] {
@@ -725,6 +732,27 @@ mod tests {
                 "extern \"C\" int f(int) { return 0; }",
                 "struct S { int x; };"
             ]
+        );
+    }
+
+    #[test]
+    fn a_namespace_of_function_definitions_is_not_cut_at_commas() {
+        // No `;` directly inside the block: its forms still end at the blocks, not at the
+        // commas of template heads and argument lists.
+        let input = b"int x;\nnamespace std __attribute__ ((__visibility__ (\"default\")))\n{\n  template<typename _Tp, typename _Alloc>\n    void\n    vector<_Tp, _Alloc>::\n    reserve(size_type __n)\n    {}\n  template<typename _Alloc>\n    bool\n    vector<bool, _Alloc>::\n    _M_shrink_to_fit()\n    {}\n}\n";
+        let got = texts_opening(input, usize::MAX);
+        assert_eq!(
+            got,
+            [
+                "int x;",
+                "template<typename _Tp, typename _Alloc>\n    void\n    vector<_Tp, _Alloc>::\n    reserve(size_type __n)\n    {}",
+                "template<typename _Alloc>\n    bool\n    vector<bool, _Alloc>::\n    _M_shrink_to_fit()\n    {}"
+            ]
+        );
+        // A JSON object's items are still cut at their commas.
+        assert_eq!(
+            texts_opening(b"{\"a\": [1, 2], \"b\": 2}", 12),
+            ["\"a\": [1, 2],", "\"b\": 2"]
         );
     }
 
