@@ -83,14 +83,14 @@ const RATE_WINDOW: usize = 16;
 
 /// The bytes the last candidates removed, one entry per judged candidate.
 #[derive(Default)]
-struct Rate {
+pub(super) struct Rate {
     gains: std::collections::VecDeque<usize>,
 }
 
 impl Rate {
     /// Records `judged` candidates that removed `removed` bytes in all, the best now `len`
     /// bytes; whether the window is full and its yield below the bar.
-    fn judged(&mut self, judged: usize, removed: usize, len: usize) -> bool {
+    pub(super) fn judged(&mut self, judged: usize, removed: usize, len: usize) -> bool {
         for i in 0..judged {
             self.gains
                 .push_back(if i + 1 == judged { removed } else { 0 });
@@ -687,6 +687,27 @@ fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
     (forms, dead)
 }
 
+/// The forms of `input` (as [`dead_forms`] cuts them) that declare no name, in order:
+/// operators, explicit instantiations, assertions, heads this index cannot read. No form
+/// can mention them, so they are roots of the mention graph with the dead forms. A member of
+/// a listed class and an access label are not listed.
+pub(super) fn nameless_forms(input: &[u8]) -> (Vec<Form>, Vec<usize>) {
+    let mut ix = Index::default();
+    scan(input, 0, input.len(), None, 0, &mut ix);
+    let mut listed = vec![false; ix.forms.len()];
+    let mut out = Vec::new();
+    for (i, d) in ix.heads.iter().enumerate() {
+        let f = ix.forms[i];
+        let label = access_label(input, &f).is_some_and(|rest| rest >= f.end as usize);
+        listed[i] = ix.parent[i].is_some_and(|p| listed[p as usize])
+            || (d.names.is_empty() && !label && f.start < f.end);
+        if listed[i] && ix.parent[i].is_none_or(|p| !listed[p as usize]) {
+            out.push(i);
+        }
+    }
+    (ix.forms, out)
+}
+
 /// What the index knows of one declared name.
 #[derive(Default)]
 struct Name<'a> {
@@ -697,7 +718,7 @@ struct Name<'a> {
 
 /// The bytes deleted with the dead forms `dead[a..b]`, in order: a [`spans`] per run of
 /// consecutive forms.
-fn cut(input: &[u8], forms: &[Form], dead: &[usize]) -> Vec<(usize, usize)> {
+pub(super) fn cut(input: &[u8], forms: &[Form], dead: &[usize]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut s = 0;
     while s < dead.len() {
