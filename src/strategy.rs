@@ -174,6 +174,10 @@ const PASSES: &[(Make, &str)] = &[
         "empty runs of function bodies (`) {..}` becomes `) {}`), back to front, halving the run from all bodies down to one",
     ),
     (
+        Make::Fixed(|| Box::new(TopChunks::members(0))),
+        "delete runs of the members of each class, struct or union definition, the largest class first, back to front, halving the run from all its members down to one",
+    ),
+    (
         Make::Fixed(|| Box::new(DeadDeclarations::new(0))),
         "delete the top-level declarations whose names no other form mentions (a lexical index, built again after each deletion), all at once, then halves",
     ),
@@ -481,6 +485,7 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         Box::new(TopChunks::bodies(TopChunks::LARGE)),
         Box::new(DeadDeclarations::new(TopChunks::LARGE)),
         Box::new(TopChunks::new(TopChunks::LARGE)),
+        Box::new(TopChunks::members(TopChunks::LARGE)),
         // Statement code (C, C++, Java, CSS): comments and the spaces no token needs go in one
         // test each, and a line is a statement or a declaration, so lines and names pay more
         // per test than the tree there, and go first (notes/schedule.md, statement code).

@@ -80,6 +80,8 @@ enum ChunkUnits {
     Forms,
     /// The insides of function bodies (`) {..}` becomes `) {}`).
     Bodies,
+    /// The members of classes, one class at a time, the largest first.
+    Members,
 }
 
 impl TopChunks {
@@ -101,6 +103,15 @@ impl TopChunks {
         TopChunks {
             min_bytes,
             units: ChunkUnits::Bodies,
+        }
+    }
+
+    /// The pass over class members: runs of the members of one class, struct or union
+    /// definition deleted, the largest class first, on inputs of at least `min_bytes` bytes.
+    pub fn members(min_bytes: usize) -> TopChunks {
+        TopChunks {
+            min_bytes,
+            units: ChunkUnits::Members,
         }
     }
 }
@@ -573,11 +584,92 @@ pub(super) fn spans(input: &[u8], forms: &[Form], a: usize, b: usize) -> Vec<(us
     out
 }
 
+impl TopChunks {
+    /// Sweeps the members of each class, the largest class first: runs of its members back to
+    /// front, halving the run from all of them down to one. A run never leaves its class.
+    fn sweep_members(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let groups = super::dead::class_members(driver.best());
+        // All members in input order; each class is the range `ranges[g]` of them.
+        let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(groups.len());
+        let mut forms: Vec<Form> = Vec::new();
+        for g in &groups {
+            ranges.push((forms.len(), forms.len() + g.len()));
+            forms.extend_from_slice(g);
+        }
+        drop(groups);
+        let bytes = |r: (usize, usize)| forms[r.1 - 1].end - forms[r.0].start;
+        let mut order: Vec<usize> = (0..ranges.len()).collect();
+        order.sort_by_key(|&g| (std::cmp::Reverse(bytes(ranges[g])), std::cmp::Reverse(g)));
+        for (done, &g) in order.iter().enumerate() {
+            driver.progress(done as u64, order.len() as u64);
+            let whole = ranges[g].1 - ranges[g].0;
+            let mut k = whole;
+            while k >= 1 {
+                if driver.best().len() < self.min_bytes {
+                    return Ok(());
+                }
+                let (lo, mut end) = ranges[g];
+                while end > lo {
+                    let best = driver.best_shared();
+                    let mut at = end;
+                    let forms_now = &forms;
+                    let first = k == whole;
+                    let hi = ranges[g].1;
+                    let mut next = || {
+                        loop {
+                            if at == lo {
+                                return None;
+                            }
+                            let (a, b) = (at.saturating_sub(k).max(lo), at);
+                            at = a;
+                            if !first && a == lo && b == hi {
+                                continue;
+                            }
+                            let cut = spans(&best, forms_now, a, b);
+                            let bytes = without_ranges(&best, &cut);
+                            return Some((bytes, (a, b, cut)));
+                        }
+                    };
+                    match driver.try_candidates(&mut next)? {
+                        Some((a, b, cut)) => {
+                            let removed: usize = cut.iter().map(|(s, e)| e - s).sum();
+                            forms.drain(a..b);
+                            for f in &mut forms[a..] {
+                                f.start -= removed as u32;
+                                f.end -= removed as u32;
+                            }
+                            let s = cut[0].0;
+                            if a > lo && forms[a - 1].end as usize > s {
+                                forms[a - 1].end = s as u32;
+                            }
+                            for r in &mut ranges {
+                                if r.0 >= b {
+                                    *r = (r.0 - (b - a), r.1 - (b - a));
+                                }
+                            }
+                            ranges[g].1 -= b - a;
+                            end = a;
+                        }
+                        None => end = lo,
+                    }
+                }
+                let left = ranges[g].1 - ranges[g].0;
+                if k == 1 || left == 0 {
+                    break;
+                }
+                k = k.div_ceil(2).min(left);
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Pass for TopChunks {
     fn name(&self) -> String {
         match self.units {
             ChunkUnits::Forms => "chunks/forms",
             ChunkUnits::Bodies => "chunks/bodies",
+            ChunkUnits::Members => "chunks/members",
         }
         .to_string()
     }
@@ -594,6 +686,12 @@ impl Pass for TopChunks {
                     return Ok(());
                 }
                 bodies(driver.best())
+            }
+            ChunkUnits::Members => {
+                if !is_text(driver.best()) {
+                    return Ok(());
+                }
+                return self.sweep_members(driver);
             }
         };
         let n = forms.len();
@@ -792,6 +890,64 @@ int main(int argc, char **argv)
             "{}",
             driver.report().eval.tests_run
         );
+    }
+
+    #[test]
+    fn class_members_are_forms_with_their_heads_and_initializers() {
+        let input = "namespace n {\ntemplate<typename T>\nclass V : public B<T> {\n  typedef T value_type;\npublic:\n  V() : b(0), e(0)\n  { }\n  template<typename U>\n    void assign(U u) {}\n  struct Impl {\n    int x;\n  };\n  [[nodiscard]] int size() const;\nprivate:\n  int b, e;\n};\n}\nstruct P { int x; };\nint main() {}\n";
+        let groups: Vec<Vec<&str>> = super::super::dead::class_members(input.as_bytes())
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .map(|f| &input[f.start as usize..f.end as usize])
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            groups,
+            [
+                vec![
+                    "typedef T value_type;",
+                    "V() : b(0), e(0)\n  { }",
+                    "template<typename U>\n    void assign(U u) {}",
+                    "struct Impl {\n    int x;\n  };",
+                    "[[nodiscard]] int size() const;",
+                    "int b, e;"
+                ],
+                vec!["int x;"]
+            ]
+        );
+    }
+
+    #[test]
+    fn members_go_in_runs_and_labels_stay() {
+        // 64 members, two needed: one at the start of the public part, one at the end.
+        let mut input = String::from("struct Big {\n");
+        for i in 0..32 {
+            input.push_str(&format!("  int m{i}(int a) {{}}\n"));
+        }
+        input.push_str("public:\n");
+        for i in 32..64 {
+            input.push_str(&format!("  typedef int t{i};\n"));
+        }
+        input.push_str("};\nstruct Small {\n  int a;\n  int b;\n};\n");
+        let oracle = FnOracle::new(|b: &[u8]| {
+            let text = String::from_utf8_lossy(b);
+            let public = text.find("public:");
+            text.contains("m3(int a)")
+                && text
+                    .find("t63;")
+                    .is_some_and(|at| public.is_some_and(|p| p < at))
+        });
+        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        TopChunks::members(0).run(&mut driver).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(driver.best()),
+            "struct Big {\n  int m3(int a) {}\npublic:\n  typedef int t63;\n};\nstruct Small {\n  \n};\n"
+        );
+        // Halving finds two needed members among 64 in a few tests per halving.
+        let tests = driver.report().eval.tests_run;
+        assert!(tests <= 40, "{tests}");
     }
 
     #[test]

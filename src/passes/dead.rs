@@ -607,6 +607,39 @@ fn scan<'a>(
     }
 }
 
+/// The members of every class, struct or union definition that is not itself inside a class
+/// body, one group per class in input order, each member a [`Form`] in input order: a
+/// declaration with its `template<..>` head, attributes and a constructor's initializer list;
+/// a nested class is one member. Access labels are not members (they stay when the members
+/// around them go). Linear in the input (two lexing passes at the members' level).
+pub(super) fn class_members(input: &[u8]) -> Vec<Vec<Form>> {
+    let mut ix = Index::default();
+    scan(input, 0, input.len(), None, 0, &mut ix);
+    let mut groups: Vec<(u32, Vec<Form>)> = Vec::new();
+    // The members between two labels are a sequence of their own: a run ending before a
+    // label takes the space before it, not the label after it.
+    let mut seq = 0u32;
+    for (i, form) in ix.forms.iter().enumerate() {
+        let Some(p) = ix.parent[i] else { continue };
+        if ix.parent[p as usize].is_some() {
+            continue;
+        }
+        if access_label(input, form).is_some() {
+            seq += 1;
+            continue;
+        }
+        let member = Form { seq, ..*form };
+        match groups.last_mut() {
+            Some((class, members)) if *class == p => members.push(member),
+            _ => {
+                seq += 1;
+                groups.push((p, vec![Form { seq, ..member }]));
+            }
+        }
+    }
+    groups.into_iter().map(|(_, members)| members).collect()
+}
+
 /// The forms of `input` (top-level forms and class members, in input order) and, in order, the
 /// indices of the dead ones. Linear in the input for each level of [`MEMBER_DEPTH`] (one
 /// lexing pass, one index of the declared names).
