@@ -43,6 +43,7 @@
 //! `;` is glued to the next one, and a comma-separated item list inside `;` code is one form.
 //! On an input below `min_bytes` the pass does nothing; the finer passes take over there.
 
+use super::dead::class_members;
 use super::gate::is_text;
 use super::without_ranges;
 use crate::driver::Driver;
@@ -588,7 +589,7 @@ impl TopChunks {
     /// Sweeps the members of each class, the largest class first: runs of its members back to
     /// front, halving the run from all of them down to one. A run never leaves its class.
     fn sweep_members(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let groups = super::dead::class_members(driver.best());
+        let groups = class_members(driver.best());
         // All members in input order; each class is the range `ranges[g]` of them.
         let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(groups.len());
         let mut forms: Vec<Form> = Vec::new();
@@ -895,7 +896,7 @@ int main(int argc, char **argv)
     #[test]
     fn class_members_are_forms_with_their_heads_and_initializers() {
         let input = "namespace n {\ntemplate<typename T>\nclass V : public B<T> {\n  typedef T value_type;\npublic:\n  V() : b(0), e(0)\n  { }\n  template<typename U>\n    void assign(U u) {}\n  struct Impl {\n    int x;\n  };\n  [[nodiscard]] int size() const;\nprivate:\n  int b, e;\n};\n}\nstruct P { int x; };\nint main() {}\n";
-        let groups: Vec<Vec<&str>> = super::super::dead::class_members(input.as_bytes())
+        let groups: Vec<Vec<&str>> = class_members(input.as_bytes())
             .iter()
             .map(|g| {
                 g.iter()
