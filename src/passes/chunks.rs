@@ -50,6 +50,7 @@ use crate::driver::Driver;
 use crate::lex::{Class, closer_of};
 use crate::report::Stop;
 use crate::schedule::Pass;
+use std::collections::HashSet;
 
 /// A form opens into its largest group's contents when it holds more than this fraction of
 /// the input (1/16): a wrapper that large would make the first sweeps all-or-nothing.
@@ -72,6 +73,9 @@ pub(super) struct Form {
 pub struct TopChunks {
     min_bytes: usize,
     units: ChunkUnits,
+    /// Members the test needed (deleting one alone failed), by [`member_key`]: later runs
+    /// leave them out of their classes' lists, so the runs around them can go at once.
+    needed: HashSet<u128>,
 }
 
 /// What a [`TopChunks`] deletes runs of.
@@ -95,6 +99,7 @@ impl TopChunks {
         TopChunks {
             min_bytes,
             units: ChunkUnits::Forms,
+            needed: HashSet::new(),
         }
     }
 
@@ -104,6 +109,7 @@ impl TopChunks {
         TopChunks {
             min_bytes,
             units: ChunkUnits::Bodies,
+            needed: HashSet::new(),
         }
     }
 
@@ -113,6 +119,7 @@ impl TopChunks {
         TopChunks {
             min_bytes,
             units: ChunkUnits::Members,
+            needed: HashSet::new(),
         }
     }
 }
@@ -589,15 +596,19 @@ impl TopChunks {
     /// Sweeps the members of each class, the largest class first: runs of its members back to
     /// front, halving the run from all of them down to one. A run never leaves its class.
     fn sweep_members(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let groups = class_members(driver.best());
+        let needed = &self.needed;
+        let classes = class_members(driver.best(), &|head, text| {
+            !needed.is_empty() && needed.contains(&member_key(head, text))
+        });
         // All members in input order; each class is the range `ranges[g]` of them.
-        let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(groups.len());
+        let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(classes.len());
+        let mut heads: Vec<u128> = Vec::with_capacity(classes.len());
         let mut forms: Vec<Form> = Vec::new();
-        for g in &groups {
-            ranges.push((forms.len(), forms.len() + g.len()));
-            forms.extend_from_slice(g);
+        for class in classes {
+            ranges.push((forms.len(), forms.len() + class.members.len()));
+            heads.push(class.head);
+            forms.extend_from_slice(&class.members);
         }
-        drop(groups);
         let bytes = |r: (usize, usize)| forms[r.1 - 1].end - forms[r.0].start;
         let mut order: Vec<usize> = (0..ranges.len()).collect();
         order.sort_by_key(|&g| (std::cmp::Reverse(bytes(ranges[g])), std::cmp::Reverse(g)));
@@ -616,6 +627,9 @@ impl TopChunks {
                     let forms_now = &forms;
                     let first = k == whole;
                     let hi = ranges[g].1;
+                    // The single members proposed, in order: those before the accepted one
+                    // failed.
+                    let mut singles: Vec<usize> = Vec::new();
                     let mut next = || {
                         loop {
                             if at == lo {
@@ -626,12 +640,24 @@ impl TopChunks {
                             if !first && a == lo && b == hi {
                                 continue;
                             }
+                            if b - a == 1 {
+                                singles.push(a);
+                            }
                             let cut = spans(&best, forms_now, a, b);
                             let bytes = without_ranges(&best, &cut);
                             return Some((bytes, (a, b, cut)));
                         }
                     };
-                    match driver.try_candidates(&mut next)? {
+                    let accepted = driver.try_candidates(&mut next)?;
+                    let failed = match accepted {
+                        Some(_) => singles.len().saturating_sub(1),
+                        None => singles.len(),
+                    };
+                    for &i in &singles[..failed] {
+                        let text = &best[forms[i].start as usize..forms[i].end as usize];
+                        self.needed.insert(member_key(heads[g], text));
+                    }
+                    match accepted {
                         Some((a, b, cut)) => {
                             let removed: usize = cut.iter().map(|(s, e)| e - s).sum();
                             forms.drain(a..b);
@@ -663,6 +689,14 @@ impl TopChunks {
         }
         Ok(())
     }
+}
+
+/// A member's key in [`TopChunks`]'s memory of needed members: its class's head key and its
+/// text (the same declaration in another class is another member).
+fn member_key(head: u128, text: &[u8]) -> u128 {
+    let mut bytes = head.to_le_bytes().to_vec();
+    bytes.extend_from_slice(text);
+    crate::eval::content_key(&bytes)
 }
 
 impl Pass for TopChunks {
@@ -896,10 +930,11 @@ int main(int argc, char **argv)
     #[test]
     fn class_members_are_forms_with_their_heads_and_initializers() {
         let input = "namespace n {\ntemplate<typename T>\nclass V : public B<T> {\n  typedef T value_type;\npublic:\n  V() : b(0), e(0)\n  { }\n  template<typename U>\n    void assign(U u) {}\n  struct Impl {\n    int x;\n  };\n  [[nodiscard]] int size() const;\nprivate:\n  int b, e;\n};\n}\nstruct P { int x; };\nint main() {}\n";
-        let groups: Vec<Vec<&str>> = class_members(input.as_bytes())
+        let groups: Vec<Vec<&str>> = class_members(input.as_bytes(), &|_, _| false)
             .iter()
             .map(|g| {
-                g.iter()
+                g.members
+                    .iter()
                     .map(|f| &input[f.start as usize..f.end as usize])
                     .collect()
             })
@@ -949,6 +984,34 @@ int main(int argc, char **argv)
         // Halving finds two needed members among 64 in a few tests per halving.
         let tests = driver.report().eval.tests_run;
         assert!(tests <= 40, "{tests}");
+    }
+
+    #[test]
+    fn members_the_test_needed_are_not_tried_again() {
+        let input = "struct S {\n  int a;\n  int b;\n  int c;\n};\n";
+        let needs = |b: &[u8]| {
+            let text = String::from_utf8_lossy(b);
+            text.contains("int a;") && text.contains("int c;")
+        };
+        let oracle = FnOracle::new(needs);
+        let mut pass = TopChunks::members(0);
+        let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        pass.run(&mut driver).unwrap();
+        assert_eq!(driver.best(), b"struct S {\n  int a;\n  int c;\n};\n");
+        // The same class after a change elsewhere: both members are known needed.
+        let changed = format!("{}int x;\n", String::from_utf8_lossy(driver.best()));
+        let mut driver = Driver::new(
+            changed.clone().into_bytes(),
+            &oracle,
+            EvalOptions::default(),
+        );
+        pass.run(&mut driver).unwrap();
+        assert_eq!(driver.best(), changed.as_bytes());
+        assert_eq!(driver.report().eval.tests_run, 0);
+        // A fresh pass tries them again.
+        let mut driver = Driver::new(changed.into_bytes(), &oracle, EvalOptions::default());
+        TopChunks::members(0).run(&mut driver).unwrap();
+        assert!(driver.report().eval.tests_run >= 2);
     }
 
     #[test]
