@@ -607,6 +607,62 @@ fn scan<'a>(
     }
 }
 
+/// The members of one class, struct or union definition (see [`class_members`]).
+pub(super) struct ClassMembers {
+    /// The content key of the class's head (its text up to the opening brace): it names the
+    /// class whatever is deleted inside or before it.
+    pub(super) head: u128,
+    /// The members, in input order.
+    pub(super) members: Vec<Form>,
+}
+
+/// The members of every class, struct or union definition that is not itself inside a class
+/// body, one group per class in input order, each member a [`Form`] in input order: a
+/// declaration with its `template<..>` head, attributes and a constructor's initializer list;
+/// a nested class is one member. Access labels are not members, nor are the members `skip`
+/// names (given the class's head key and the member's text): both stay when the members
+/// around them go, so each ends a sequence. Linear in the input (two lexing passes at the
+/// members' level).
+pub(super) fn class_members(input: &[u8], skip: &dyn Fn(u128, &[u8]) -> bool) -> Vec<ClassMembers> {
+    let mut ix = Index::default();
+    scan(input, 0, input.len(), None, 0, &mut ix);
+    let mut groups: Vec<(u32, ClassMembers)> = Vec::new();
+    // The members between two labels (or skipped members) are a sequence of their own: a run
+    // ending before a label takes the space before it, not the label after it.
+    let mut seq = 0u32;
+    for (i, form) in ix.forms.iter().enumerate() {
+        let Some(p) = ix.parent[i] else { continue };
+        if ix.parent[p as usize].is_some() {
+            continue;
+        }
+        if groups.last().is_none_or(|(class, _)| *class != p) {
+            let start = ix.forms[p as usize].start as usize;
+            let open = ix.heads[p as usize].body.map_or(start, |(open, _)| open);
+            let head = content_key(&input[start..open]);
+            seq += 1;
+            groups.push((
+                p,
+                ClassMembers {
+                    head,
+                    members: Vec::new(),
+                },
+            ));
+        }
+        let (_, class) = groups.last_mut().expect("pushed above");
+        let text = &input[form.start as usize..form.end as usize];
+        if access_label(input, form).is_some() || skip(class.head, text) {
+            seq += 1;
+            continue;
+        }
+        class.members.push(Form { seq, ..*form });
+    }
+    groups
+        .into_iter()
+        .map(|(_, class)| class)
+        .filter(|class| !class.members.is_empty())
+        .collect()
+}
+
 /// The forms of `input` (top-level forms and class members, in input order) and, in order, the
 /// indices of the dead ones. Linear in the input for each level of [`MEMBER_DEPTH`] (one
 /// lexing pass, one index of the declared names).
