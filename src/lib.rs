@@ -88,8 +88,8 @@ pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
     DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
-    Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition, Round,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeSpaces,
+    Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition, RootForms,
+    Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeSpaces,
     SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass, drop_spaces,
     is_text, squeeze, strip_comments,
 };
