@@ -243,6 +243,24 @@ fn chunks_accepted(
     jobs: usize,
     max_tests: Option<u64>,
 ) -> (Vec<Vec<u8>>, u64) {
+    passes_accepted(
+        &["chunks/bodies", "chunks/forms"],
+        input,
+        keep,
+        jobs,
+        max_tests,
+    )
+}
+
+/// Runs the passes `names` with `jobs`, the test needing every string of `keep`, and returns
+/// every accepted best, in order, then the result and the tests counted.
+fn passes_accepted(
+    names: &[&str],
+    input: &[u8],
+    keep: &[Vec<u8>],
+    jobs: usize,
+    max_tests: Option<u64>,
+) -> (Vec<Vec<u8>>, u64) {
     let oracle =
         FnOracle::new(|c: &[u8]| keep.iter().all(|k| c.windows(k.len()).any(|w| w == &k[..])));
     let options = ReduceOptions {
@@ -258,7 +276,7 @@ fn chunks_accepted(
             sink.borrow_mut().push(bytes.to_vec());
         }
     });
-    let names = ["chunks/bodies", "chunks/forms"].map(String::from);
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     let mut schedule = myhill::schedule_of(&names).unwrap();
     let finished = reduction.run(&mut schedule).unwrap();
     drop(reduction);
@@ -287,6 +305,54 @@ proptest! {
         }
         for jobs in [2, 4] {
             let many = chunks_accepted(&input, &keep, jobs, budget);
+            prop_assert_eq!(&one, &many, "{} jobs", jobs);
+        }
+    }
+}
+
+/// Declarations nobody mentions, of a few shapes, every name distinct.
+fn dead_text(n: usize, seed: u64) -> Vec<u8> {
+    let mut out = String::new();
+    let mut x = seed | 1;
+    for i in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        match x % 4 {
+            0 => out.push_str(&format!("int v{i} = {};\n", x % 1000)),
+            1 => out.push_str(&format!("typedef long t{i};\n")),
+            2 => out.push_str(&format!(
+                "void f{i}(int a) {{\n  return a + {};\n}}\n",
+                x % 5
+            )),
+            _ => out.push_str(&format!("struct S{i} {{ int m{i}; }};\n")),
+        }
+    }
+    out.into_bytes()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn the_dead_declarations_pass_accepts_the_same_reductions_whatever_the_jobs(
+        n in 8usize..120,
+        seed in any::<u64>(),
+        picks in proptest::collection::vec(any::<prop::sample::Index>(), 1..24),
+        budget in proptest::option::of(3u64..80),
+    ) {
+        // Many dead declarations, some needed by the test: the single deletions of the last
+        // sweeps alternate failures and successes, and the jobs pull candidates past the one
+        // accepted. Only those judged before it may count as needed.
+        let input = dead_text(n, seed);
+        let lines: Vec<&[u8]> = input.split(|&b| b == b'\n').filter(|l| l.len() > 3).collect();
+        let keep: Vec<Vec<u8>> = picks.iter().map(|i| i.get(&lines).to_vec()).collect();
+        let one = passes_accepted(&["chunks/dead"], &input, &keep, 1, budget);
+        if let Some(max) = budget {
+            prop_assert!(one.1 <= max, "{} tests over a budget of {}", one.1, max);
+        }
+        for jobs in [2, 4] {
+            let many = passes_accepted(&["chunks/dead"], &input, &keep, jobs, budget);
             prop_assert_eq!(&one, &many, "{} jobs", jobs);
         }
     }
