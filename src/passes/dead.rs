@@ -811,8 +811,10 @@ impl Pass for DeadDeclarations {
                     let best = driver.best_shared();
                     let mut at = end;
                     let (forms_now, dead_now) = (&forms, &dead);
-                    // The single forms proposed, in order: those before the accepted one failed.
-                    let mut singles: Vec<usize> = Vec::new();
+                    // The single forms proposed, with their numbers in proposal order: those
+                    // before the accepted one failed. With several jobs candidates are pulled
+                    // past the one accepted; those were not judged.
+                    let mut singles: Vec<(usize, usize)> = Vec::new();
                     let mut proposed = 0usize;
                     let mut next = || {
                         if at == 0 {
@@ -820,7 +822,7 @@ impl Pass for DeadDeclarations {
                         }
                         let a = at.saturating_sub(k);
                         if at - a == 1 {
-                            singles.push(dead_now[a]);
+                            singles.push((proposed + 1, dead_now[a]));
                         }
                         let cut = cut(&best, forms_now, &dead_now[a..at]);
                         at = a;
@@ -830,15 +832,13 @@ impl Pass for DeadDeclarations {
                     };
                     let before = driver.best().len();
                     let accepted = driver.try_candidates(&mut next)?;
-                    let failed = match accepted {
-                        Some(_) => singles.len().saturating_sub(1),
-                        None => singles.len(),
-                    };
                     // Judged in order up to the accepted one, whatever the jobs.
                     let judged = accepted.map_or(proposed, |(_, at)| at);
                     let slow =
                         rate.judged(judged, before - driver.best().len(), driver.best().len());
-                    for &i in &singles[..failed] {
+                    // The candidates judged failing: all those judged, less the one accepted.
+                    let failed = judged - usize::from(accepted.is_some());
+                    for &(_, i) in singles.iter().filter(|&&(n, _)| n <= failed) {
                         let f = forms[i];
                         self.needed
                             .insert(content_key(&best[f.start as usize..f.end as usize]));
