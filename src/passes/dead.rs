@@ -786,7 +786,9 @@ impl Pass for DeadDeclarations {
             }
             // Another round while a round removes a good share: late rounds find chains of
             // a few small declarations, which the forms and finer passes take more cheaply.
-            if driver.best().len() > len - len / ROUND_SHARE {
+            // At least one byte: on an input under ROUND_SHARE bytes a round that removed
+            // nothing would start another one, for ever.
+            if len - driver.best().len() < (len / ROUND_SHARE).max(1) {
                 return Ok(());
             }
         }
@@ -1018,6 +1020,26 @@ mod tests {
         let mut driver = Driver::new(binary, &oracle, EvalOptions::default());
         DeadDeclarations::new(0).run(&mut driver).unwrap();
         assert_eq!(driver.report().eval.tests_run, 0);
+    }
+
+    #[test]
+    fn a_round_that_removes_nothing_ends_the_pass_on_a_tiny_input() {
+        // 23 bytes, one dead declaration the test needs: the pass must end after its test.
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let oracle = FnOracle::new(|b: &[u8]| !b.is_empty());
+            let mut driver = Driver::new(
+                b"ad(){unsigned i;i<l();}".to_vec(),
+                &oracle,
+                EvalOptions::default(),
+            );
+            DeadDeclarations::new(0).run(&mut driver).unwrap();
+            done.send(driver.report().eval.tests_run).unwrap();
+        });
+        let tests = ended
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the pass ends");
+        assert_eq!(tests, 1);
     }
 
     proptest::proptest! {
