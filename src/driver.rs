@@ -36,7 +36,7 @@ use crate::report::{Counter, Event, Figure, Fold, PassStats, Report, Stop};
 use crate::tree::Nesting;
 use crate::units::Units;
 use std::cell::{Cell, OnceCell};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -63,8 +63,11 @@ pub struct Driver<'o> {
     /// When each entry of `trace` happened, since the start.
     trace_times: Vec<Duration>,
     sweep_mode: SweepMode,
-    /// Per pass, the keys of the sweep candidates that failed (see [`SweepMode::remember`]).
-    failures: HashMap<String, HashSet<u64>>,
+    /// The keys of the sweep candidates that failed, whichever pass proposed them (see
+    /// [`SweepMode::remember`]): a key names the edit and its context, not the pass.
+    failures: HashSet<u64>,
+    /// The passes that ran a sweep since the last rollback.
+    sweeping_passes: HashSet<String>,
     /// Whether a sweep stopped for lack of patience since this was last taken.
     cut_short: bool,
 }
@@ -116,7 +119,8 @@ impl<'o> Driver<'o> {
             counters: BTreeMap::new(),
             focus: None,
             sweep_mode: SweepMode::default(),
-            failures: HashMap::new(),
+            failures: HashSet::new(),
+            sweeping_passes: HashSet::new(),
             cut_short: false,
         }
     }
@@ -131,11 +135,10 @@ impl<'o> Driver<'o> {
         self.sweep_mode = mode;
     }
 
-    /// The keys of the candidates the running pass's sweeps saw fail, taken out; give them
-    /// back with [`Driver::keep_failures`].
+    /// The keys of the sweep candidates that failed, of every pass, taken out; give them back
+    /// with [`Driver::keep_failures`].
     pub(crate) fn take_failures(&mut self) -> HashSet<u64> {
-        let name = self.current_name();
-        self.failures.remove(&name).unwrap_or_default()
+        std::mem::take(&mut self.failures)
     }
 
     /// Notes that a sweep stopped for lack of patience.
@@ -148,15 +151,17 @@ impl<'o> Driver<'o> {
         std::mem::take(&mut self.cut_short)
     }
 
-    /// Whether the sweeps of the pass called `name` hold failures to skip.
+    /// Whether the pass called `name` ran a sweep since the last rollback: its failures are
+    /// remembered, so a run of it in a remembering round costs only what changed around.
     pub(crate) fn remembers(&self, name: &str) -> bool {
-        self.failures.get(name).is_some_and(|f| !f.is_empty())
+        self.sweeping_passes.contains(name)
     }
 
-    /// Stores the running pass's failures (see [`Driver::take_failures`]).
+    /// Gives back the failures (see [`Driver::take_failures`]), with the running pass's.
     pub(crate) fn keep_failures(&mut self, failures: HashSet<u64>) {
+        self.failures = failures;
         let name = self.current_name();
-        self.failures.insert(name, failures);
+        self.sweeping_passes.insert(name);
     }
 
     /// The smallest interesting input so far.
@@ -390,6 +395,7 @@ impl<'o> Driver<'o> {
         self.trace_times.push(self.started.elapsed());
         // What failed was judged by a test that proved flaky.
         self.failures.clear();
+        self.sweeping_passes.clear();
         let best = self.best.clone();
         self.eval.emit(&Event::RolledBack { bytes: &best });
     }

@@ -141,8 +141,8 @@ pub struct PassRun {
     pub left: u64,
     /// Candidates its sweeps left out for having failed in the same context.
     pub skipped: u64,
-    /// Whether its sweeps hold failures to skip (see [`SweepMode::remember`]): a run of it in a
-    /// remembering round costs only the candidates whose context changed.
+    /// Whether it ran a sweep, whose failures are remembered (see [`SweepMode::remember`]): a
+    /// run of it in a remembering round costs only the candidates whose context changed.
     pub remembers: bool,
 }
 
@@ -172,7 +172,7 @@ pub struct Planner {
     paid: Vec<(f64, f64)>,
     /// Per pass, its last run that ran a test, and what changed since.
     last: Vec<LastRun>,
-    /// Per pass, whether its sweeps hold failures to skip.
+    /// Per pass, whether it ran a sweep (its failures are remembered).
     remembers: Vec<bool>,
     next: Round,
     first: bool,

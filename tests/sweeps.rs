@@ -3,7 +3,7 @@
 
 use myhill::{
     Counter, Driver, EvalOptions, FnOracle, Pass, ReduceOptions, Reduction, Schedule,
-    ShortIntervals, SweepMode, schedule_of,
+    ShortIntervals, SiblingRuns, SweepMode, schedule_of,
 };
 use std::sync::Mutex;
 
@@ -50,6 +50,45 @@ fn a_failed_candidate_is_not_tested_again_while_nothing_around_it_changed() {
     driver.set_sweep_mode(SweepMode::default());
     let complete = run_logged(&mut driver, &mut ShortIntervals, &log);
     assert_eq!(complete, vec![without_a]);
+}
+
+#[test]
+fn a_candidate_another_sweep_saw_fail_in_the_same_context_is_not_tested_again() {
+    // Sibling runs and token runs often delete the very same bytes: the memory of what failed
+    // is one for every sweep, keyed by the edit and its context, not by the pass.
+    let (a, b, c) = ("a".repeat(40), "b".repeat(40), "c".repeat(40));
+    let input = format!("{a} {b} {c} x12345");
+    let log = Mutex::new(Vec::new());
+    // Every long word must stay, and an `x` word with digits after it.
+    let oracle = FnOracle::new(|t: &[u8]| {
+        log.lock().unwrap().push(t.to_vec());
+        let s = String::from_utf8_lossy(t);
+        s.contains(&a) && s.contains(&b) && s.contains(&c) && s.contains(" x") && !s.ends_with('x')
+    });
+    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+    driver.set_sweep_mode(SweepMode {
+        remember: true,
+        patience: None,
+    });
+    let siblings = run_logged(&mut driver, &mut SiblingRuns, &log);
+    let without_ab = format!("{c} x12345").into_bytes();
+    assert!(siblings.contains(&without_ab), "{siblings:?}");
+    // Something else changes the end of the input, far from the first two words.
+    let shorter = format!("{a} {b} {c} x0").into_bytes();
+    let mut once = Some((shorter.clone(), ()));
+    driver.try_candidates(&mut || once.take()).unwrap();
+    // Deleting the first two words failed, as a sibling run, with the same 32 bytes around
+    // it: the token runs do not test it again. Deleting the first word alone, which no
+    // sibling run tried, they do.
+    let tokens = run_logged(&mut driver, &mut ShortIntervals, &log);
+    assert!(
+        !tokens.contains(&format!("{c} x0").into_bytes()),
+        "{tokens:?}"
+    );
+    assert!(
+        tokens.contains(&format!("{b} {c} x0").into_bytes()),
+        "{tokens:?}"
+    );
 }
 
 /// Every deletion of 1 to 8 tokens of `input` (space-separated words), in order.

@@ -262,8 +262,9 @@ pub fn context_key(best: &[u8], candidate: &[u8]) -> u64 {
     h.finish()
 }
 
-/// What a sweep learned: the keys of its candidates that failed, and how many it skipped for
-/// having failed before.
+/// What the sweeps learned: the keys of the candidates that failed (in any sweep pass: a
+/// sibling run and a token run that delete the same bytes in the same context are one edit),
+/// and how many this sweep skipped for having failed before.
 struct Memory {
     failed: std::collections::HashSet<u64>,
     mode: crate::driver::SweepMode,
