@@ -24,9 +24,9 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    BuiltinTypes, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
-    Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeSpaces,
+    BuiltinTypes, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach,
+    FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs,
+    Partition, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeSpaces,
     SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};

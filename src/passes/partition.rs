@@ -224,8 +224,8 @@ fn split_with(
         // Every delta pulled before the winner failed (all of them, without one).
         let failures = winner.as_ref().map_or(pulled.len(), |(k, _)| k - 1);
         for delta in pulled[..failures].iter().filter(|d| d.len() == 1) {
-            let (start, end) = ranges[delta.first().expect("one unit") as usize]
-                .expect("a kept unit");
+            let (start, end) =
+                ranges[delta.first().expect("one unit") as usize].expect("a kept unit");
             failed.insert(unit_key(&best, start, end));
         }
         match winner {

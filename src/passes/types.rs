@@ -146,7 +146,12 @@ fn candidates(input: &[u8]) -> Vec<Candidate> {
     let text = |l: &Lexeme| &input[l.start..l.end];
     let punct = |k: usize, c: u8| sig.get(k).is_some_and(|l| l.class == Class::Punct(c));
     let word = |k: usize| sig.get(k).is_some_and(|l| l.class == Class::Word);
-    let line_start = |at: usize| input[..at].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let line_start = |at: usize| {
+        input[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1)
+    };
     let line_end = |at: usize| {
         input[at..]
             .iter()
@@ -162,7 +167,9 @@ fn candidates(input: &[u8]) -> Vec<Candidate> {
         if punct(k, b'#')
             && word(k + 1)
             && text(&sig[k + 1]) == b"include"
-            && input[start..sig[k].start].iter().all(|b| b.is_ascii_whitespace())
+            && input[start..sig[k].start]
+                .iter()
+                .all(|b| b.is_ascii_whitespace())
         {
             let end = line_end(sig[k].end);
             includes.push((start, end));
@@ -247,11 +254,7 @@ fn candidates(input: &[u8]) -> Vec<Candidate> {
                 at.iter().map(|&(s, e)| (s, e, builtin)).collect();
             let what = [name.as_slice(), b"\0", builtin].concat();
             if saved > 0 {
-                out.push(Candidate {
-                    what,
-                    edits,
-                    saved,
-                });
+                out.push(Candidate { what, edits, saved });
                 continue;
             }
             for &(start, end) in &includes {
@@ -290,10 +293,7 @@ impl Pass for BuiltinTypes {
             if order.is_empty() {
                 return Ok(());
             }
-            let mut next = order
-                .iter()
-                .enumerate()
-                .map(|(k, c)| (c.render(&input), k));
+            let mut next = order.iter().enumerate().map(|(k, c)| (c.render(&input), k));
             let winner = driver.try_candidates(&mut || next.next())?;
             // Learn only what came before the winner: the same for every --jobs.
             let tried = winner.unwrap_or(order.len());
@@ -332,7 +332,9 @@ mod tests {
         let got = rendered(input);
         assert!(got.contains(&"#include <x.h>\na(){unsigned i;i<l();}\n".to_string()));
         assert!(got.contains(&"#include <stdio.h>\na(){unsigned i;i<l();}\n".to_string()));
-        assert!(got.contains(&"#include <stdio.h>\n#include <x.h>\na(){int i;i<l();}\n".to_string()));
+        assert!(
+            got.contains(&"#include <stdio.h>\n#include <x.h>\na(){int i;i<l();}\n".to_string())
+        );
     }
 
     #[test]
