@@ -89,7 +89,7 @@ pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output
 pub use passes::{
     BuiltinTypes, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach,
     FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs,
-    Partition, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
+    Partition, RootForms, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
     SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
     drop_spaces, is_text, squeeze, strip_comments,
 };

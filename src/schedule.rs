@@ -240,7 +240,11 @@ impl Planner {
     pub fn record(&mut self, i: usize, run: PassRun) {
         if run.removed > 0 {
             for (j, last) in self.last.iter_mut().enumerate() {
-                if j != i {
+                // What a sweep changed, the other sweeps retry around (a remembering sweep
+                // tests again every candidate whose context changed); a pass that is not a
+                // sweep, binary splitting or the tree, finds nothing new there: it waits for a
+                // change of its own kind, or the remembering round of every pass.
+                if j != i && (!run.remembers || self.remembers[j]) {
                     last.changed += run.removed;
                 }
             }
@@ -425,14 +429,11 @@ mod tests {
         planner.record(0, skipping);
         assert!(planner.end_round(false, false));
         assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
-        // Pass 0 ran last and waits; pass 1 ran before pass 0 removed 60 of 100 bytes and
-        // runs again.
+        // Pass 0, a sweep, ran last and waits; pass 1 ran before it removed 60 of 100 bytes,
+        // but is not a sweep and waits too: the remembering round of every pass runs it.
         planner.record(1, run(10, 5));
         planner.record(0, remembering(10, 60));
         assert!(planner.end_round(true, false));
-        assert_eq!(planner.round().order, [1]);
-        planner.record(1, run(10, 0));
-        assert!(planner.end_round(false, false));
         assert!(planner.round().order.is_empty());
         assert!(planner.end_round(false, false));
         assert_eq!(planner.round().thoroughness, Thoroughness::Remembering);
@@ -445,6 +446,25 @@ mod tests {
         assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
         // A complete round that changes nothing ends the run.
         assert!(!planner.end_round(false, false));
+    }
+
+    #[test]
+    fn what_a_sweep_changed_calls_back_the_sweeps_but_not_the_other_passes() {
+        let sweep = |tests, removed| PassRun {
+            remembers: true,
+            ..run(tests, removed)
+        };
+        let mut planner = Planner::new(4, true);
+        planner.record(0, run(100, 20));
+        planner.record(1, sweep(100, 20));
+        // A sweep removes half of what the others left: the other sweep retries around it,
+        // binary splitting would find nothing new there.
+        planner.record(2, sweep(100, 50));
+        assert_eq!(planner.expected_rate(0), 0.0);
+        assert!(planner.expected_rate(1) >= WORTH_A_RERUN);
+        // A change of the tree or of binary splitting calls it back.
+        planner.record(3, run(100, 50));
+        assert!(planner.expected_rate(0) >= WORTH_A_RERUN);
     }
 
     #[test]

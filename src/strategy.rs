@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 28);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 30);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -26,8 +26,8 @@ use crate::error::Error;
 use crate::passes::{
     BuiltinTypes, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach,
     FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs,
-    Partition, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeSpaces,
-    SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
+    Partition, RootForms, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
+    SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -57,7 +57,7 @@ impl std::fmt::Debug for StrategyInfo {
 pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         name: "default",
-        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted and runs of top-level forms deleted first, from halves down; on binary input length-aware deletion of records first; on statement code (C, C++, Java, CSS) every comment deleted in one test, then the whitespace squeeze, the spaces that keep no two tokens apart, binary splitting over lines, shorter identifiers and the declarations nobody mentions next, and words (each with the spaces after it) instead of tokens; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted, runs of top-level forms and then of class members deleted first, from halves down; on binary input length-aware deletion of records first; on statement code (C, C++, Java, CSS) every comment deleted in one test, then the whitespace squeeze, the spaces that keep no two tokens apart, binary splitting over lines, shorter identifiers and the declarations nobody mentions next, and words (each with the spaces after it) instead of tokens; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first; binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
         schedule: |units| match units {
             None => fixpoint(default_passes()),
             Some(g) => fixpoint(vec![Box::new(Partition::new(g))]),
@@ -174,8 +174,16 @@ const PASSES: &[(Make, &str)] = &[
         "empty runs of function bodies (`) {..}` becomes `) {}`), back to front, halving the run from all bodies down to one",
     ),
     (
+        Make::Fixed(|| Box::new(TopChunks::members(0))),
+        "delete runs of the members of each class, struct or union definition, the largest class first, back to front, halving the run from all its members down to one",
+    ),
+    (
         Make::Fixed(|| Box::new(DeadDeclarations::new(0))),
         "delete the top-level declarations whose names no other form mentions (a lexical index, built again after each deletion), all at once, then halves",
+    ),
+    (
+        Make::Fixed(|| Box::new(RootForms::new(0))),
+        "delete the forms that declare no name (operators, instantiations), in runs from the whole list down, then the declarations only they mentioned",
     ),
     (
         Make::Fixed(|| Box::new(LengthAware::default())),
@@ -485,6 +493,9 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         Box::new(TopChunks::bodies(TopChunks::LARGE)),
         Box::new(DeadDeclarations::new(TopChunks::LARGE)),
         Box::new(TopChunks::new(TopChunks::LARGE)),
+        // Members of the classes the forms kept, then the declarations only they mentioned.
+        Box::new(TopChunks::members(TopChunks::LARGE)),
+        Box::new(DeadDeclarations::new(TopChunks::LARGE)),
         // Statement code (C, C++, Java, CSS): comments and the spaces no token needs go in one
         // test each, and a line is a statement or a declaration, so lines and names pay more
         // per test than the tree there, and go first (notes/schedule.md, statement code).

@@ -746,6 +746,6 @@ fn list_passes_names_and_describes_every_pass() {
     assert!(
         words.contains("default ")
             && words
-                .contains("length-aware, chunks/bodies, chunks/dead, chunks/forms, strip/comments")
+                .contains("length-aware, chunks/bodies, chunks/dead, chunks/forms, chunks/members, chunks/dead, strip/comments")
     );
 }

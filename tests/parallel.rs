@@ -1,5 +1,6 @@
-//! `--jobs` changes the speed, never the answer: every strategy accepts the same reductions in
-//! the same order with 1, 2 and 4 jobs, with or without a test budget.
+//! `--jobs` changes the speed, never the answer: every strategy, and the large-input chunk
+//! passes, accept the same reductions in the same order with 1, 2 and 4 jobs, with or without a
+//! test budget.
 
 use myhill::{FnOracle, Granularity, ReduceOptions, Reduction, Strategy as Named};
 use proptest::prelude::*;
@@ -206,4 +207,87 @@ fn with_batches_a_lucky_result_is_still_rolled_back_the_same_way_at_any_jobs() {
     assert!(one.1 >= 1);
     assert!(one.2);
     assert_eq!(run(3), one);
+}
+
+/// A large-input-shaped text: declarations, a JSON-like list with commas, and blocks.
+fn forms_text(n: usize, seed: u64) -> Vec<u8> {
+    let mut out = String::new();
+    let mut x = seed | 1;
+    for i in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        match x % 4 {
+            0 => out.push_str(&format!("int v{i} = {};\n", x % 1000)),
+            1 => out.push_str(&format!(
+                "{{\"k{i}\": [{}, {}, {}]}},\n",
+                x % 7,
+                x % 11,
+                x % 13
+            )),
+            2 => out.push_str(&format!(
+                "void f{i}(int a) {{\n  return a + {};\n}}\n",
+                x % 5
+            )),
+            _ => out.push_str(&format!("struct S{i} {{ int m; }};\n")),
+        }
+    }
+    out.into_bytes()
+}
+
+/// Runs the large-input chunk passes with `jobs` and returns every accepted best, in order,
+/// then the result and the tests counted.
+fn chunks_accepted(
+    input: &[u8],
+    keep: &[Vec<u8>],
+    jobs: usize,
+    max_tests: Option<u64>,
+) -> (Vec<Vec<u8>>, u64) {
+    let oracle =
+        FnOracle::new(|c: &[u8]| keep.iter().all(|k| c.windows(k.len()).any(|w| w == &k[..])));
+    let options = ReduceOptions {
+        jobs,
+        max_tests,
+        ..ReduceOptions::default()
+    };
+    let mut reduction = Reduction::new(input.to_vec(), &oracle, options);
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let sink = seen.clone();
+    reduction.on_event(move |e| {
+        if let myhill::Event::Reduced { bytes, .. } = e {
+            sink.borrow_mut().push(bytes.to_vec());
+        }
+    });
+    let names = ["chunks/bodies", "chunks/forms"].map(String::from);
+    let mut schedule = myhill::schedule_of(&names).unwrap();
+    let finished = reduction.run(&mut schedule).unwrap();
+    drop(reduction);
+    let mut out = seen.borrow().clone();
+    out.push(finished.best.clone());
+    (out, finished.report.eval.tests_run)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn the_chunk_passes_accept_the_same_reductions_whatever_the_jobs(
+        n in 8usize..120,
+        seed in any::<u64>(),
+        picks in proptest::collection::vec(any::<prop::sample::Index>(), 1..4),
+        budget in proptest::option::of(3u64..40),
+    ) {
+        // Speculation over the chunk sweeps (most deletions succeed here) never changes the answer.
+        let input = forms_text(n, seed);
+        let lines: Vec<&[u8]> = input.split(|&b| b == b'\n').filter(|l| l.len() > 3).collect();
+        let keep: Vec<Vec<u8>> = picks.iter().map(|i| i.get(&lines).to_vec()).collect();
+        let one = chunks_accepted(&input, &keep, 1, budget);
+        if let Some(max) = budget {
+            prop_assert!(one.1 <= max, "{} tests over a budget of {}", one.1, max);
+        }
+        for jobs in [2, 4] {
+            let many = chunks_accepted(&input, &keep, jobs, budget);
+            prop_assert_eq!(&one, &many, "{} jobs", jobs);
+        }
+    }
 }

@@ -43,12 +43,14 @@
 //! `;` is glued to the next one, and a comma-separated item list inside `;` code is one form.
 //! On an input below `min_bytes` the pass does nothing; the finer passes take over there.
 
+use super::dead::class_members;
 use super::gate::is_text;
 use super::without_ranges;
 use crate::driver::Driver;
 use crate::lex::{Class, closer_of};
 use crate::report::Stop;
 use crate::schedule::Pass;
+use std::collections::HashSet;
 
 /// A form opens into its largest group's contents when it holds more than this fraction of
 /// the input (1/16): a wrapper that large would make the first sweeps all-or-nothing.
@@ -71,6 +73,9 @@ pub(super) struct Form {
 pub struct TopChunks {
     min_bytes: usize,
     units: ChunkUnits,
+    /// Members the test needed (deleting one alone failed), by [`member_key`]: later runs
+    /// leave them out of their classes' lists, so the runs around them can go at once.
+    needed: HashSet<u128>,
 }
 
 /// What a [`TopChunks`] deletes runs of.
@@ -80,6 +85,8 @@ enum ChunkUnits {
     Forms,
     /// The insides of function bodies (`) {..}` becomes `) {}`).
     Bodies,
+    /// The members of classes, one class at a time, the largest first.
+    Members,
 }
 
 impl TopChunks {
@@ -92,6 +99,7 @@ impl TopChunks {
         TopChunks {
             min_bytes,
             units: ChunkUnits::Forms,
+            needed: HashSet::new(),
         }
     }
 
@@ -101,6 +109,17 @@ impl TopChunks {
         TopChunks {
             min_bytes,
             units: ChunkUnits::Bodies,
+            needed: HashSet::new(),
+        }
+    }
+
+    /// The pass over class members: runs of the members of one class, struct or union
+    /// definition deleted, the largest class first, on inputs of at least `min_bytes` bytes.
+    pub fn members(min_bytes: usize) -> TopChunks {
+        TopChunks {
+            min_bytes,
+            units: ChunkUnits::Members,
+            needed: HashSet::new(),
         }
     }
 }
@@ -142,7 +161,13 @@ enum Step {
     /// A group that is opened starts at `at`; its contents are sequence `child`. When it
     /// ends, a [`Step::Close`] comes, then the whole group as an element of the sequence
     /// around it.
-    Open { child: u32, at: usize },
+    /// A namespace or linkage block's contents are declarations: cut at `;` and blocks, never
+    /// at a `,` (a block of function definitions alone has no `;` of its own).
+    Open {
+        child: u32,
+        at: usize,
+        declarations: bool,
+    },
     /// The innermost open sequence ends (its group's closing bracket is next, or the input
     /// ends).
     Close,
@@ -226,6 +251,7 @@ fn walk(input: &[u8], pairs: &[(u32, u32)], open_above: usize, step: &mut dyn Fn
                 step(Step::Open {
                     child: next_id,
                     at: l.start,
+                    declarations: opens_wrapper,
                 });
                 open.push((next_id, close, l.start));
                 next_id += 1;
@@ -381,7 +407,7 @@ pub(super) fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
             c.0 |= e.kind == Kind::Semicolon;
             c.1 |= e.kind == Kind::Comma;
         }
-        Step::Open { .. } => counts.push((false, false)),
+        Step::Open { declarations, .. } => counts.push((declarations, false)),
         Step::Close => {}
     });
     let mode = |seq: u32| match counts[seq as usize] {
@@ -573,11 +599,119 @@ pub(super) fn spans(input: &[u8], forms: &[Form], a: usize, b: usize) -> Vec<(us
     out
 }
 
+impl TopChunks {
+    /// Sweeps the members of each class, the largest class first: runs of its members back to
+    /// front, halving the run from all of them down to one. A run never leaves its class.
+    fn sweep_members(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let needed = &self.needed;
+        let classes = class_members(driver.best(), &|head, text| {
+            !needed.is_empty() && needed.contains(&member_key(head, text))
+        });
+        // All members in input order; each class is the range `ranges[g]` of them.
+        let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(classes.len());
+        let mut heads: Vec<u128> = Vec::with_capacity(classes.len());
+        let mut forms: Vec<Form> = Vec::new();
+        for class in classes {
+            ranges.push((forms.len(), forms.len() + class.members.len()));
+            heads.push(class.head);
+            forms.extend_from_slice(&class.members);
+        }
+        let bytes = |r: (usize, usize)| forms[r.1 - 1].end - forms[r.0].start;
+        let mut order: Vec<usize> = (0..ranges.len()).collect();
+        order.sort_by_key(|&g| (std::cmp::Reverse(bytes(ranges[g])), std::cmp::Reverse(g)));
+        for (done, &g) in order.iter().enumerate() {
+            driver.progress(done as u64, order.len() as u64);
+            let whole = ranges[g].1 - ranges[g].0;
+            let mut k = whole;
+            while k >= 1 {
+                if driver.best().len() < self.min_bytes {
+                    return Ok(());
+                }
+                let (lo, mut end) = ranges[g];
+                while end > lo {
+                    let best = driver.best_shared();
+                    let mut at = end;
+                    let forms_now = &forms;
+                    let first = k == whole;
+                    let hi = ranges[g].1;
+                    // The single members proposed, in order: those before the accepted one
+                    // failed.
+                    let mut singles: Vec<usize> = Vec::new();
+                    let mut next = || {
+                        loop {
+                            if at == lo {
+                                return None;
+                            }
+                            let (a, b) = (at.saturating_sub(k).max(lo), at);
+                            at = a;
+                            if !first && a == lo && b == hi {
+                                continue;
+                            }
+                            if b - a == 1 {
+                                singles.push(a);
+                            }
+                            let cut = spans(&best, forms_now, a, b);
+                            let bytes = without_ranges(&best, &cut);
+                            return Some((bytes, (a, b, cut)));
+                        }
+                    };
+                    let accepted = driver.try_candidates(&mut next)?;
+                    let failed = match accepted {
+                        Some(_) => singles.len().saturating_sub(1),
+                        None => singles.len(),
+                    };
+                    for &i in &singles[..failed] {
+                        let text = &best[forms[i].start as usize..forms[i].end as usize];
+                        self.needed.insert(member_key(heads[g], text));
+                    }
+                    match accepted {
+                        Some((a, b, cut)) => {
+                            let removed: usize = cut.iter().map(|(s, e)| e - s).sum();
+                            forms.drain(a..b);
+                            for f in &mut forms[a..] {
+                                f.start -= removed as u32;
+                                f.end -= removed as u32;
+                            }
+                            let s = cut[0].0;
+                            if a > lo && forms[a - 1].end as usize > s {
+                                forms[a - 1].end = s as u32;
+                            }
+                            for r in &mut ranges {
+                                if r.0 >= b {
+                                    *r = (r.0 - (b - a), r.1 - (b - a));
+                                }
+                            }
+                            ranges[g].1 -= b - a;
+                            end = a;
+                        }
+                        None => end = lo,
+                    }
+                }
+                let left = ranges[g].1 - ranges[g].0;
+                if k == 1 || left == 0 {
+                    break;
+                }
+                k = k.div_ceil(2).min(left);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A member's key in [`TopChunks`]'s memory of needed members: its class's head key and its
+/// text (the same declaration in another class is another member).
+fn member_key(head: u128, text: &[u8]) -> u128 {
+    let mut bytes = head.to_le_bytes().to_vec();
+    bytes.extend_from_slice(text);
+    crate::eval::content_key(&bytes)
+}
+
 impl Pass for TopChunks {
     fn name(&self) -> String {
         match self.units {
             ChunkUnits::Forms => "chunks/forms",
             ChunkUnits::Bodies => "chunks/bodies",
+            ChunkUnits::Members => "chunks/members",
         }
         .to_string()
     }
@@ -594,6 +728,12 @@ impl Pass for TopChunks {
                     return Ok(());
                 }
                 bodies(driver.best())
+            }
+            ChunkUnits::Members => {
+                if !is_text(driver.best()) {
+                    return Ok(());
+                }
+                return self.sweep_members(driver);
             }
         };
         let n = forms.len();
@@ -728,6 +868,27 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_namespace_of_function_definitions_is_not_cut_at_commas() {
+        // No `;` directly inside the block: its forms still end at the blocks, not at the
+        // commas of template heads and argument lists.
+        let input = b"int x;\nnamespace std __attribute__ ((__visibility__ (\"default\")))\n{\n  template<typename _Tp, typename _Alloc>\n    void\n    vector<_Tp, _Alloc>::\n    reserve(size_type __n)\n    {}\n  template<typename _Alloc>\n    bool\n    vector<bool, _Alloc>::\n    _M_shrink_to_fit()\n    {}\n}\n";
+        let got = texts_opening(input, usize::MAX);
+        assert_eq!(
+            got,
+            [
+                "int x;",
+                "template<typename _Tp, typename _Alloc>\n    void\n    vector<_Tp, _Alloc>::\n    reserve(size_type __n)\n    {}",
+                "template<typename _Alloc>\n    bool\n    vector<bool, _Alloc>::\n    _M_shrink_to_fit()\n    {}"
+            ]
+        );
+        // A JSON object's items are still cut at their commas.
+        assert_eq!(
+            texts_opening(b"{\"a\": [1, 2], \"b\": 2}", 12),
+            ["\"a\": [1, 2],", "\"b\": 2"]
+        );
+    }
+
     fn body_texts(input: &str) -> Vec<String> {
         bodies(input.as_bytes())
             .iter()
@@ -792,6 +953,93 @@ int main(int argc, char **argv)
             "{}",
             driver.report().eval.tests_run
         );
+    }
+
+    #[test]
+    fn class_members_are_forms_with_their_heads_and_initializers() {
+        let input = "namespace n {\ntemplate<typename T>\nclass V : public B<T> {\n  typedef T value_type;\npublic:\n  V() : b(0), e(0)\n  { }\n  template<typename U>\n    void assign(U u) {}\n  struct Impl {\n    int x;\n  };\n  [[nodiscard]] int size() const;\nprivate:\n  int b, e;\n};\n}\nstruct P { int x; };\nint main() {}\n";
+        let groups: Vec<Vec<&str>> = class_members(input.as_bytes(), &|_, _| false)
+            .iter()
+            .map(|g| {
+                g.members
+                    .iter()
+                    .map(|f| &input[f.start as usize..f.end as usize])
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            groups,
+            [
+                vec![
+                    "typedef T value_type;",
+                    "V() : b(0), e(0)\n  { }",
+                    "template<typename U>\n    void assign(U u) {}",
+                    "struct Impl {\n    int x;\n  };",
+                    "[[nodiscard]] int size() const;",
+                    "int b, e;"
+                ],
+                vec!["int x;"]
+            ]
+        );
+    }
+
+    #[test]
+    fn members_go_in_runs_and_labels_stay() {
+        // 64 members, two needed: one at the start of the public part, one at the end.
+        let mut input = String::from("struct Big {\n");
+        for i in 0..32 {
+            input.push_str(&format!("  int m{i}(int a) {{}}\n"));
+        }
+        input.push_str("public:\n");
+        for i in 32..64 {
+            input.push_str(&format!("  typedef int t{i};\n"));
+        }
+        input.push_str("};\nstruct Small {\n  int a;\n  int b;\n};\n");
+        let oracle = FnOracle::new(|b: &[u8]| {
+            let text = String::from_utf8_lossy(b);
+            let public = text.find("public:");
+            text.contains("m3(int a)")
+                && text
+                    .find("t63;")
+                    .is_some_and(|at| public.is_some_and(|p| p < at))
+        });
+        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        TopChunks::members(0).run(&mut driver).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(driver.best()),
+            "struct Big {\n  int m3(int a) {}\npublic:\n  typedef int t63;\n};\nstruct Small {\n  \n};\n"
+        );
+        // Halving finds two needed members among 64 in a few tests per halving.
+        let tests = driver.report().eval.tests_run;
+        assert!(tests <= 40, "{tests}");
+    }
+
+    #[test]
+    fn members_the_test_needed_are_not_tried_again() {
+        let input = "struct S {\n  int a;\n  int b;\n  int c;\n};\n";
+        let needs = |b: &[u8]| {
+            let text = String::from_utf8_lossy(b);
+            text.contains("int a;") && text.contains("int c;")
+        };
+        let oracle = FnOracle::new(needs);
+        let mut pass = TopChunks::members(0);
+        let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        pass.run(&mut driver).unwrap();
+        assert_eq!(driver.best(), b"struct S {\n  int a;\n  int c;\n};\n");
+        // The same class after a change elsewhere: both members are known needed.
+        let changed = format!("{}int x;\n", String::from_utf8_lossy(driver.best()));
+        let mut driver = Driver::new(
+            changed.clone().into_bytes(),
+            &oracle,
+            EvalOptions::default(),
+        );
+        pass.run(&mut driver).unwrap();
+        assert_eq!(driver.best(), changed.as_bytes());
+        assert_eq!(driver.report().eval.tests_run, 0);
+        // A fresh pass tries them again.
+        let mut driver = Driver::new(changed.into_bytes(), &oracle, EvalOptions::default());
+        TopChunks::members(0).run(&mut driver).unwrap();
+        assert!(driver.report().eval.tests_run >= 2);
     }
 
     #[test]

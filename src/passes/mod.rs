@@ -2,6 +2,7 @@
 //!
 //! - [`TopChunks`]: deletes long runs of top-level forms, from halves down, on large inputs.
 //! - [`DeadDeclarations`]: deletes top-level declarations whose names nobody mentions.
+//! - [`RootForms`]: deletes the forms nobody can mention (operators), then what they kept alive.
 //! - [`UnitPass`]: a policy over lines, tokens or bytes.
 //! - [`Partition`]: binary splitting over lines, tokens or bytes, by partition when the run batches.
 //! - [`TreePass`]: HDD, Perses or T-PDD over a tree inferred from the bytes.
@@ -51,6 +52,7 @@ mod partition;
 mod patch;
 mod records;
 mod rename;
+mod roots;
 mod siblings;
 mod spaces;
 mod squeeze;
@@ -75,6 +77,7 @@ pub use lower::LowerBytes;
 pub use partition::Partition;
 pub use records::LengthAware;
 pub use rename::{Round, ShortenIdentifiers};
+pub use roots::RootForms;
 pub use siblings::SiblingRuns;
 pub use spaces::{SqueezeSpaces, drop_spaces};
 pub use squeeze::{SqueezeWhitespace, squeeze};
