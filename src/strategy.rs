@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use myhill::{Granularity, Strategy};
-//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 29);
+//! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 30);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
@@ -24,10 +24,10 @@
 use crate::dfa::DfaOptions;
 use crate::error::Error;
 use crate::passes::{
-    DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach, FilesHoist, Gated,
-    Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs, Partition, RootForms,
-    ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeSpaces,
-    SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
+    BuiltinTypes, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach,
+    FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs,
+    Partition, RootForms, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
+    SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -250,6 +250,10 @@ const PASSES: &[(Make, &str)] = &[
     (
         Make::Fixed(|| Box::new(ShortenIdentifiers::default())),
         "rename each identifier to the shortest unused name",
+    ),
+    (
+        Make::Fixed(|| Box::new(BuiltinTypes::default())),
+        "replace a type name the input does not declare by int, unsigned, long or char at every use (with an #include line deleted, when the builtin is not shorter)",
     ),
     (
         Make::Fixed(|| Box::new(ShortIntervals)),
@@ -503,6 +507,8 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         // Once lines have taken the unneeded uses, whole declarations are mentioned by
         // nobody: they go by halves of their list, tens of bytes a test.
         gated(DeadDeclarations::new(0), Needs::Statements),
+        // A type from a header keeps its #include: a builtin in its place lets both go.
+        gated(BuiltinTypes::default(), Needs::Statements),
         // One record a line (a log): runs of lines by binary splitting before the tree,
         // which would spend a test a line (notes/benchmarks.md, log-txn).
         gated(Partition::new(Lines), Needs::LineRecords),

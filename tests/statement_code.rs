@@ -155,3 +155,64 @@ fn other_text_keeps_its_comments_for_the_finer_passes() {
     let stripped = String::from_utf8(strip_comments(script.as_bytes(), |_| true)).unwrap();
     assert!(!tested.contains(&stripped));
 }
+
+#[test]
+fn a_header_kept_for_one_type_name_goes_with_it() {
+    // The test wants an unsigned `i` compared with a call; `size_t` says unsigned only while
+    // the header declares it. Deleting the #include alone fails, and so does `int i`.
+    const C: &str =
+        "#include <stdio.h>\nint l();\nvoid a() {\n    size_t i = 0;\n    if (i < l()) {}\n}\n";
+    let oracle = FnOracle::new(|c: &[u8]| {
+        let s = String::from_utf8_lossy(c);
+        let t = s.replace(' ', "");
+        let unsigned =
+            s.contains("unsigned i") || (t.contains("#include<stdio.h>") && s.contains("size_t i"));
+        unsigned && t.contains("i<l()")
+    });
+    let mut schedule = Strategy::named("default").unwrap().schedule();
+    let mut reduction = Reduction::new(C.into(), &oracle, ReduceOptions::default());
+    reduction.run(&mut schedule).unwrap();
+    let result = String::from_utf8_lossy(reduction.best()).into_owned();
+    assert!(!result.contains("#include"), "{result:?}");
+    assert!(result.contains("unsigned i"), "{result:?}");
+}
+
+#[test]
+fn the_word_split_tests_again_only_the_words_near_a_change_until_the_complete_sweep() {
+    use myhill::{Driver, EvalOptions, Partition, Pass, SweepMode};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // Thirty needed words, then a tail the test needs until `allow` is set.
+    let words: Vec<String> = (0..30).map(|i| format!("w{i:03}")).collect();
+    let input = format!("{} {}TAIL", words.join(" "), "x ".repeat(5));
+    let allow = AtomicBool::new(false);
+    let oracle = FnOracle::new(|c: &[u8]| {
+        let t = String::from_utf8_lossy(c);
+        words.iter().all(|w| t.contains(w.as_str()))
+            && (allow.load(Ordering::Relaxed) || t.ends_with("TAIL"))
+    });
+    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::bare());
+    let tests = |d: &Driver| d.report().eval.tests_run;
+    driver.set_sweep_mode(SweepMode {
+        remember: true,
+        patience: None,
+    });
+    Partition::words().run(&mut driver).unwrap();
+    assert!(driver.best().ends_with(b"w029 TAIL"));
+    // A change at the end: only the words within reach of it are tested again.
+    allow.store(true, Ordering::Relaxed);
+    let without_tail = driver.best()[..driver.best().len() - 4].to_vec();
+    let mut once = Some((without_tail, ()));
+    driver.try_candidates(&mut || once.take()).unwrap();
+    let before = tests(&driver);
+    Partition::words().run(&mut driver).unwrap();
+    let remembering = tests(&driver) - before;
+    assert!(
+        remembering <= 12,
+        "{remembering} tests for 30 words, 7 within reach of the change"
+    );
+    // The complete sweep tests every word again on the final input.
+    driver.set_sweep_mode(SweepMode::default());
+    let before = tests(&driver);
+    Partition::words().run(&mut driver).unwrap();
+    assert!(remembering + tests(&driver) - before >= 30);
+}

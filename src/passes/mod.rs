@@ -25,6 +25,8 @@
 //!   each file reduced by a one-file schedule inside the tree.
 //! - [`IndentBlocks`]: deletes an indented block, or replaces it by its dedented body (one-line
 //!   blocks too).
+//! - [`BuiltinTypes`]: replaces a type name the input does not declare by `int`, `unsigned`,
+//!   `long` or `char` (with an `#include` line, when the builtin is not shorter).
 //! - [`Gated`]: any of them, run only on inputs where it can pay ([`Needs`]).
 //!
 //! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals and Expressions are
@@ -55,6 +57,7 @@ mod siblings;
 mod spaces;
 mod squeeze;
 mod tree;
+mod types;
 mod units;
 
 pub use chunks::TopChunks;
@@ -79,6 +82,7 @@ pub use siblings::SiblingRuns;
 pub use spaces::{SqueezeSpaces, drop_spaces};
 pub use squeeze::{SqueezeWhitespace, squeeze};
 pub use tree::{TreePass, TreeStrategy};
+pub use types::BuiltinTypes;
 pub use units::UnitPass;
 
 /// `bytes` without the byte ranges `ranges` (in order, not overlapping): the candidate of a

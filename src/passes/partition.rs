@@ -29,6 +29,7 @@
 
 use super::without_ranges;
 use crate::driver::{Driver, Witness};
+use crate::idset::IdSet;
 use crate::lex::{Class, lexemes};
 use crate::policy::{BinarySplit, Policy};
 use crate::report::{Counter, Stop};
@@ -130,6 +131,131 @@ fn chunks(
     (size, ranges)
 }
 
+/// Bytes on each side of a unit that make the context its needed verdict is remembered in.
+const CONTEXT_BYTES: usize = super::patch::CONTEXT_BYTES;
+
+/// The key of deleting `start..end` alone from `best`: the bytes deleted and
+/// [`CONTEXT_BYTES`] on each side. Computed from the range, not from the candidate, so that
+/// every unit of a cut gets its key in O(1) before anything is tested.
+fn unit_key(best: &[u8], start: usize, end: usize) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    best[start.saturating_sub(CONTEXT_BYTES)..start].hash(&mut h);
+    best[start..end].hash(&mut h);
+    best[end..(end + CONTEXT_BYTES).min(best.len())].hash(&mut h);
+    h.finish()
+}
+
+/// The byte range of each kept unit of `units` in `units.render(kept)`, by unit id.
+fn kept_ranges(units: &Units, kept: &IdSet) -> Vec<Option<(usize, usize)>> {
+    let mut ranges = vec![None; units.len()];
+    let mut at = 0;
+    for i in kept.iter() {
+        let len = units.unit(i).len();
+        ranges[i as usize] = Some((at, at + len));
+        at += len;
+    }
+    ranges
+}
+
+/// Binary splitting over `units` (a cut of the best) as a sweep: it remembers, under the
+/// pass's name, every unit whose deletion alone failed, keyed by the unit and the bytes
+/// around it, and follows the driver's [`crate::SweepMode`]: with `remember`, a unit whose
+/// key is remembered is taken as needed without a test; with `patience`, the pass stops after
+/// that many tests in a row without a success. At a density where nearly every unit is needed
+/// (words of statement code late in a reduction) splitting tests one unit a time, so a later
+/// run would test again every unit the earlier one found needed, though only a few places
+/// changed since.
+fn split_remembering(driver: &mut Driver, units: &Units) -> Result<(), Stop> {
+    let mode = driver.sweep_mode();
+    let mut failed = driver.take_failures();
+    let result = split_with(driver, units, mode, &mut failed);
+    driver.keep_failures(failed);
+    if result? {
+        driver.count(Counter::SweepPatienceStops, 1);
+        driver.note_cut_short();
+    }
+    Ok(())
+}
+
+/// [`split_remembering`]'s loop; returns whether patience ended it.
+fn split_with(
+    driver: &mut Driver,
+    units: &Units,
+    mode: crate::driver::SweepMode,
+    failed: &mut std::collections::HashSet<u64>,
+) -> Result<bool, Stop> {
+    let n = units.len() as u32;
+    let first = units.data();
+    let known: Vec<u32> = if mode.remember {
+        (0..n)
+            .filter(|&i| failed.contains(&unit_key(first, units.offset(i), units.offset(i + 1))))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    driver.count(Counter::SweepRemembered, known.len() as u64);
+    let mut policy = BinarySplit::knowing(IdSet::from_sorted(&known));
+    let patience = mode.patience.unwrap_or(usize::MAX);
+    let meter = driver.meter();
+    let mut config = IdSet::range(0, n);
+    loop {
+        let best = driver.best_shared();
+        let ranges = kept_ranges(units, &config);
+        let snapshot = (driver.jobs() > 1).then(|| policy.clone());
+        let mut pulled: Vec<IdSet> = Vec::new();
+        let mut out_of_patience = false;
+        let winner = {
+            let mut proposals = policy.propose(&config);
+            let config = &config;
+            let mut next = || {
+                if pulled.len() >= patience {
+                    out_of_patience = true;
+                    return None;
+                }
+                let delta = proposals.next()?;
+                meter.set(u64::from(delta.first().unwrap_or(0)), u64::from(n));
+                pulled.push(delta.clone());
+                let candidate = config.difference(&delta);
+                Some((units.render(&candidate), (pulled.len(), candidate)))
+            };
+            driver.try_candidates(&mut next)?
+        };
+        // Every delta pulled before the winner failed (all of them, without one).
+        let failures = winner.as_ref().map_or(pulled.len(), |(k, _)| k - 1);
+        for delta in pulled[..failures].iter().filter(|d| d.len() == 1) {
+            let (start, end) =
+                ranges[delta.first().expect("one unit") as usize].expect("a kept unit");
+            failed.insert(unit_key(&best, start, end));
+        }
+        match winner {
+            Some((k, candidate)) => {
+                if let Some(snapshot) = snapshot
+                    && pulled.len() > k
+                {
+                    // Speculation pulled past the winner: replay the sequential history.
+                    policy = snapshot;
+                    policy.propose(&config).take(k).for_each(drop);
+                }
+                config = candidate;
+                if !policy.on_reduced(Some(&config)) {
+                    return Ok(false);
+                }
+            }
+            None => {
+                if !out_of_patience {
+                    // Splitting ended: every unit left is needed in the best as it is.
+                    let best = driver.best();
+                    for (start, end) in kept_ranges(units, &config).into_iter().flatten() {
+                        failed.insert(unit_key(best, start, end));
+                    }
+                }
+                return Ok(out_of_patience);
+            }
+        }
+    }
+}
+
 /// What the pass splits over: units of a granularity, or words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Cut {
@@ -204,6 +330,9 @@ impl Pass for Partition {
             return partition(driver, self.granularity);
         }
         let units = self.granularity.cut(driver.best_shared());
+        if self.granularity == Cut::Words {
+            return split_remembering(driver, &units);
+        }
         let mut policy: Box<dyn Policy> = Box::new(BinarySplit::default());
         driver.run_policy(&units, &mut policy).map(drop)
     }

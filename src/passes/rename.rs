@@ -113,7 +113,7 @@ const RESERVED: &[&str] = &[
     "while",
 ];
 
-fn is_reserved(name: &[u8]) -> bool {
+pub(crate) fn is_reserved(name: &[u8]) -> bool {
     RESERVED
         .binary_search_by(|r| r.as_bytes().cmp(name))
         .is_ok()

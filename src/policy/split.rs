@@ -99,6 +99,15 @@ impl BinarySplit {
     pub fn needed(&self) -> &IdSet {
         &self.needed
     }
+
+    /// Splitting that takes the units of `needed` as known to be needed from the start: they
+    /// are never proposed, and do not count in the density estimate.
+    pub fn knowing(needed: IdSet) -> BinarySplit {
+        BinarySplit {
+            needed,
+            ..BinarySplit::default()
+        }
+    }
 }
 
 impl Policy for BinarySplit {
@@ -108,7 +117,7 @@ impl Policy for BinarySplit {
 
     fn propose<'a>(&'a mut self, config: &'a IdSet) -> Proposals<'a> {
         if self.initial == 0 {
-            self.initial = config.len();
+            self.initial = config.difference(&self.needed).len();
         }
         self.last = None;
         Box::new(std::iter::from_fn(move || {

@@ -1,0 +1,349 @@
+//! Builtin types: a type name the input never declares replaced by `int`, `unsigned`, `long` or
+//! `char`, at every use at once.
+//!
+//! Main type: [`BuiltinTypes`] (`types/builtin`), a [`crate::Pass`]. A type that comes from a
+//! header (`size_t`, `std::size_t`, `uint64_t`, `FILE`) is a name no deletion shortens and no
+//! renaming may touch, and it keeps its `#include` alive: a result can need a header for one
+//! type name alone (`#include <stdio.h>` for the `size_t` of `size_t i;`). So for each name in
+//! a type's place (before a declared name, or before `*` or `&` and one) that the input does
+//! not declare itself, the pass proposes the input with every use of it replaced by a builtin
+//! type; when the builtin is not shorter (`unsigned` for `size_t`), together with one
+//! `#include` line deleted, each in turn, since without the header the name is what the
+//! header was kept for. C-Vise's clang passes change types this way (`replace-simple-typedef`,
+//! `reduce-class-template-param`); this is the lexical form of the move, one test a candidate.
+//!
+//! ```
+//! use myhill::{BuiltinTypes, Driver, EvalOptions, FnOracle, Pass};
+//! // Interesting while `i` is declared unsigned, whatever spells it.
+//! let oracle = FnOracle::new(|b: &[u8]| {
+//!     let s = String::from_utf8_lossy(b);
+//!     s.contains("unsigned i;") || (s.contains("#include <stdio.h>") && s.contains("size_t i;"))
+//! });
+//! let input = b"#include <stdio.h>\nvoid f(){size_t i;i<g();}\n".to_vec();
+//! let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+//! BuiltinTypes::default().run(&mut driver).unwrap();
+//! assert_eq!(driver.best(), b"void f(){unsigned i;i<g();}\n");
+//! ```
+//!
+//! Limits: lexical, not a parser: a type's place and a declaration are told by the words
+//! around a name (`struct`, `class`, `union`, `enum`, `typename`, `namespace`, `using N =`,
+//! `typedef ... N;`, `#define N`), so an expression `a * b` reads as a declaration (the
+//! candidate then costs a test only if it makes the input smaller). A candidate that failed is
+//! not proposed again by the same pass.
+
+use super::rename::is_reserved;
+use crate::driver::Driver;
+use crate::lex::{Class, Lexeme, lex};
+use crate::report::Stop;
+use crate::schedule::Pass;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The builtin types tried, in order.
+const BUILTINS: &[&[u8]] = &[b"int", b"unsigned", b"long", b"char"];
+
+/// Words after which a name is being declared (or is a tag, which a builtin cannot replace).
+const DECLARING: &[&[u8]] = &[
+    b"class",
+    b"concept",
+    b"define",
+    b"enum",
+    b"namespace",
+    b"struct",
+    b"typename",
+    b"union",
+];
+
+/// Replaces type names by builtin types; see the module doc.
+#[derive(Clone, Debug, Default)]
+pub struct BuiltinTypes {
+    /// The candidates that failed, by what they do; kept across the schedule's rounds.
+    failed: BTreeSet<Vec<u8>>,
+}
+
+/// One candidate: what it does (its identity for the failure memory) and its edits of the
+/// input, in order: byte ranges and what replaces them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Candidate {
+    what: Vec<u8>,
+    edits: Vec<(usize, usize, &'static [u8])>,
+    saved: isize,
+}
+
+impl Candidate {
+    fn render(&self, input: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(input.len());
+        let mut at = 0;
+        for &(start, end, with) in &self.edits {
+            out.extend_from_slice(&input[at..start]);
+            out.extend_from_slice(with);
+            at = end;
+        }
+        out.extend_from_slice(&input[at..]);
+        out
+    }
+}
+
+/// A name as the lexemes spell it: `::`-joined words, a leading `::` kept.
+struct Name {
+    text: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// Index in the significant lexemes of the first lexeme after it.
+    next: usize,
+}
+
+/// The name that starts at significant lexeme `i` (a word, or `::` and a word), if any.
+fn name_at(input: &[u8], sig: &[Lexeme], i: usize) -> Option<Name> {
+    let text = |l: &Lexeme| &input[l.start..l.end];
+    let colons = |k: usize| {
+        k + 1 < sig.len()
+            && sig[k].class == Class::Punct(b':')
+            && sig[k + 1].class == Class::Punct(b':')
+            && sig[k].end == sig[k + 1].start
+    };
+    let mut k = i;
+    let mut out = Vec::new();
+    if colons(k) {
+        out.extend_from_slice(b"::");
+        k += 2;
+    }
+    loop {
+        let word = sig.get(k).filter(|l| l.class == Class::Word)?;
+        out.extend_from_slice(text(word));
+        k += 1;
+        if colons(k) && sig.get(k + 2).is_some_and(|l| l.class == Class::Word) {
+            out.extend_from_slice(b"::");
+            k += 2;
+        } else {
+            break;
+        }
+    }
+    Some(Name {
+        text: out,
+        start: sig[i].start,
+        end: sig[k - 1].end,
+        next: k,
+    })
+}
+
+/// The last word of a name (`size_t` of `std::size_t`).
+fn last_word(name: &[u8]) -> &[u8] {
+    let from = name
+        .windows(2)
+        .rposition(|w| w == b"::")
+        .map_or(0, |p| p + 2);
+    &name[from..]
+}
+
+/// The candidates on `input`, most bytes saved first.
+fn candidates(input: &[u8]) -> Vec<Candidate> {
+    let all = lex(input);
+    let sig: Vec<Lexeme> = all
+        .iter()
+        .copied()
+        .filter(|l| !matches!(l.class, Class::Space | Class::Comment))
+        .collect();
+    let text = |l: &Lexeme| &input[l.start..l.end];
+    let punct = |k: usize, c: u8| sig.get(k).is_some_and(|l| l.class == Class::Punct(c));
+    let word = |k: usize| sig.get(k).is_some_and(|l| l.class == Class::Word);
+    let line_start = |at: usize| {
+        input[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1)
+    };
+    let line_end = |at: usize| {
+        input[at..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(input.len(), |p| at + p + 1)
+    };
+
+    // The `#include` lines, and every significant lexeme on them.
+    let mut includes: Vec<(usize, usize)> = Vec::new();
+    let mut on_include = vec![false; sig.len()];
+    for k in 0..sig.len() {
+        let start = line_start(sig[k].start);
+        if punct(k, b'#')
+            && word(k + 1)
+            && text(&sig[k + 1]) == b"include"
+            && input[start..sig[k].start]
+                .iter()
+                .all(|b| b.is_ascii_whitespace())
+        {
+            let end = line_end(sig[k].end);
+            includes.push((start, end));
+            for (j, flag) in on_include.iter_mut().enumerate().skip(k) {
+                if sig[j].start >= end {
+                    break;
+                }
+                *flag = true;
+            }
+        }
+    }
+
+    // The words the input declares.
+    let mut declared: BTreeSet<&[u8]> = BTreeSet::new();
+    let mut typedef_depth: Option<usize> = None;
+    let mut depth = 0usize;
+    for k in 0..sig.len() {
+        let l = &sig[k];
+        match l.class {
+            Class::Punct(b'(' | b'[' | b'{') => depth += 1,
+            Class::Punct(b')' | b']' | b'}') => depth = depth.saturating_sub(1),
+            Class::Punct(b';') if typedef_depth == Some(depth) => {
+                if k > 0 && word(k - 1) {
+                    declared.insert(text(&sig[k - 1]));
+                }
+                typedef_depth = None;
+            }
+            Class::Word => {
+                let w = text(l);
+                if w == b"typedef" {
+                    typedef_depth = Some(depth);
+                }
+                if k > 0 && word(k - 1) && DECLARING.contains(&text(&sig[k - 1])) {
+                    declared.insert(w);
+                }
+                if k > 0 && word(k - 1) && text(&sig[k - 1]) == b"using" && punct(k + 1, b'=') {
+                    declared.insert(w);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // Every use of every name, and the names seen in a type's place.
+    let mut uses: BTreeMap<Vec<u8>, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut typed: BTreeSet<Vec<u8>> = BTreeSet::new();
+    let mut k = 0;
+    while k < sig.len() {
+        let after_member = punct(k.wrapping_sub(1), b'.')
+            || (punct(k.wrapping_sub(1), b'>') && punct(k.wrapping_sub(2), b'-'))
+            || (punct(k.wrapping_sub(1), b':') && punct(k.wrapping_sub(2), b':'));
+        let Some(name) = (!on_include[k] && !after_member)
+            .then(|| name_at(input, &sig, k))
+            .flatten()
+        else {
+            k += 1;
+            continue;
+        };
+        let last = last_word(&name.text);
+        if !is_reserved(last) && !declared.contains(last) {
+            let next = name.next;
+            let pointer = punct(next, b'*') || punct(next, b'&');
+            if word(next)
+                || (pointer && (word(next + 1) || punct(next + 1, b'*') || punct(next + 1, b'&')))
+            {
+                typed.insert(name.text.clone());
+            }
+            uses.entry(name.text.clone())
+                .or_default()
+                .push((name.start, name.end));
+        }
+        k = name.next;
+    }
+
+    let mut out = Vec::new();
+    for name in &typed {
+        let at = &uses[name];
+        for &builtin in BUILTINS {
+            let per_use = name.len() as isize - builtin.len() as isize;
+            let saved = per_use * at.len() as isize;
+            let edits: Vec<(usize, usize, &'static [u8])> =
+                at.iter().map(|&(s, e)| (s, e, builtin)).collect();
+            let what = [name.as_slice(), b"\0", builtin].concat();
+            if saved > 0 {
+                out.push(Candidate { what, edits, saved });
+                continue;
+            }
+            for &(start, end) in &includes {
+                let saved = saved + (end - start) as isize;
+                if saved <= 0 {
+                    continue;
+                }
+                let mut edits = edits.clone();
+                edits.push((start, end, b""));
+                edits.sort_by_key(|&(s, _, _)| s);
+                out.push(Candidate {
+                    what: [&what, b"\0".as_slice(), &input[start..end]].concat(),
+                    edits,
+                    saved,
+                });
+            }
+        }
+    }
+    // Most bytes saved first; ties in the order made (by name, then builtin).
+    out.sort_by_key(|c| std::cmp::Reverse(c.saved));
+    out
+}
+
+impl Pass for BuiltinTypes {
+    fn name(&self) -> String {
+        "types/builtin".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        loop {
+            let input = driver.best_shared();
+            let order: Vec<Candidate> = candidates(&input)
+                .into_iter()
+                .filter(|c| !self.failed.contains(&c.what))
+                .collect();
+            if order.is_empty() {
+                return Ok(());
+            }
+            let mut next = order.iter().enumerate().map(|(k, c)| (c.render(&input), k));
+            let winner = driver.try_candidates(&mut || next.next())?;
+            // Learn only what came before the winner: the same for every --jobs.
+            let tried = winner.unwrap_or(order.len());
+            for c in &order[..tried] {
+                self.failed.insert(c.what.clone());
+            }
+            if winner.is_none() {
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rendered(input: &[u8]) -> Vec<String> {
+        candidates(input)
+            .iter()
+            .map(|c| String::from_utf8_lossy(&c.render(input)).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_type_from_a_header_becomes_a_builtin_everywhere() {
+        let got = rendered(b"std::size_t n = f(std::size_t(2)); x.size_t = 1;");
+        assert_eq!(got[0], "int n = f(int(2)); x.size_t = 1;");
+        assert_eq!(got.len(), 4, "{got:?}"); // every builtin is shorter than std::size_t
+        assert_eq!(rendered(b"size_t n;").len(), 3); // but unsigned is not shorter than size_t
+    }
+
+    #[test]
+    fn a_longer_builtin_goes_with_an_include_line() {
+        let input = b"#include <stdio.h>\n#include <x.h>\na(){size_t i;i<l();}\n";
+        let got = rendered(input);
+        assert!(got.contains(&"#include <x.h>\na(){unsigned i;i<l();}\n".to_string()));
+        assert!(got.contains(&"#include <stdio.h>\na(){unsigned i;i<l();}\n".to_string()));
+        assert!(
+            got.contains(&"#include <stdio.h>\n#include <x.h>\na(){int i;i<l();}\n".to_string())
+        );
+    }
+
+    #[test]
+    fn declared_names_keywords_and_members_are_left_alone() {
+        let input = b"struct node { node *next; }; typedef long cell; cell c; template <typename T> T *p; int x; y.value z; using alias = int; alias q;";
+        let got = rendered(input);
+        assert!(got.is_empty(), "{got:?}");
+        // Expressions that read as declarations are proposed, but only if shorter.
+        assert!(rendered(b"a * b;").is_empty());
+        assert_eq!(rendered(b"count * b;")[0], "int * b;");
+    }
+}
