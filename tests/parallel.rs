@@ -237,21 +237,6 @@ fn forms_text(n: usize, seed: u64) -> Vec<u8> {
 
 /// Runs the large-input chunk passes with `jobs` and returns every accepted best, in order,
 /// then the result and the tests counted.
-fn chunks_accepted(
-    input: &[u8],
-    keep: &[Vec<u8>],
-    jobs: usize,
-    max_tests: Option<u64>,
-) -> (Vec<Vec<u8>>, u64) {
-    passes_accepted(
-        &["chunks/bodies", "chunks/forms"],
-        input,
-        keep,
-        jobs,
-        max_tests,
-    )
-}
-
 /// Runs the passes `names` with `jobs`, the test needing every string of `keep`, and returns
 /// every accepted best, in order, then the result and the tests counted.
 fn passes_accepted(
@@ -285,6 +270,30 @@ fn passes_accepted(
     (out, finished.report.eval.tests_run)
 }
 
+/// Checks that the passes `names` accept the same bests in the same order at 1, 2 and 4 jobs,
+/// the test needing the lines `picks` chooses, and that `-j 1` keeps to the budget.
+fn same_whatever_the_jobs(
+    names: &[&str],
+    input: &[u8],
+    picks: &[prop::sample::Index],
+    budget: Option<u64>,
+) -> Result<(), TestCaseError> {
+    let lines: Vec<&[u8]> = input
+        .split(|&b| b == b'\n')
+        .filter(|l| l.len() > 3)
+        .collect();
+    let keep: Vec<Vec<u8>> = picks.iter().map(|i| i.get(&lines).to_vec()).collect();
+    let one = passes_accepted(names, input, &keep, 1, budget);
+    if let Some(max) = budget {
+        prop_assert!(one.1 <= max, "{} tests over a budget of {}", one.1, max);
+    }
+    for jobs in [2, 4] {
+        let many = passes_accepted(names, input, &keep, jobs, budget);
+        prop_assert_eq!(&one, &many, "{} jobs", jobs);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(16))]
 
@@ -297,16 +306,7 @@ proptest! {
     ) {
         // Speculation over the chunk sweeps (most deletions succeed here) never changes the answer.
         let input = forms_text(n, seed);
-        let lines: Vec<&[u8]> = input.split(|&b| b == b'\n').filter(|l| l.len() > 3).collect();
-        let keep: Vec<Vec<u8>> = picks.iter().map(|i| i.get(&lines).to_vec()).collect();
-        let one = chunks_accepted(&input, &keep, 1, budget);
-        if let Some(max) = budget {
-            prop_assert!(one.1 <= max, "{} tests over a budget of {}", one.1, max);
-        }
-        for jobs in [2, 4] {
-            let many = chunks_accepted(&input, &keep, jobs, budget);
-            prop_assert_eq!(&one, &many, "{} jobs", jobs);
-        }
+        same_whatever_the_jobs(&["chunks/bodies", "chunks/forms"], &input, &picks, budget)?;
     }
 }
 
@@ -345,15 +345,6 @@ proptest! {
         // sweeps alternate failures and successes, and the jobs pull candidates past the one
         // accepted. Only those judged before it may count as needed.
         let input = dead_text(n, seed);
-        let lines: Vec<&[u8]> = input.split(|&b| b == b'\n').filter(|l| l.len() > 3).collect();
-        let keep: Vec<Vec<u8>> = picks.iter().map(|i| i.get(&lines).to_vec()).collect();
-        let one = passes_accepted(&["chunks/dead"], &input, &keep, 1, budget);
-        if let Some(max) = budget {
-            prop_assert!(one.1 <= max, "{} tests over a budget of {}", one.1, max);
-        }
-        for jobs in [2, 4] {
-            let many = passes_accepted(&["chunks/dead"], &input, &keep, jobs, budget);
-            prop_assert_eq!(&one, &many, "{} jobs", jobs);
-        }
+        same_whatever_the_jobs(&["chunks/dead"], &input, &picks, budget)?;
     }
 }
