@@ -70,6 +70,9 @@ pub struct Driver<'o> {
     sweeping_passes: HashSet<String>,
     /// Whether a sweep stopped for lack of patience since this was last taken.
     cut_short: bool,
+    /// The renamings since the failures were first remembered: the memory reads every input
+    /// with the old names (see [`Renames`]).
+    renames: Renames,
 }
 
 /// How the sweeps of patches (the passes that try every candidate of a list) spend their tests
@@ -81,6 +84,61 @@ pub struct SweepMode {
     pub remember: bool,
     /// End a sweep after this many tests in a row that found nothing.
     pub patience: Option<usize>,
+}
+
+/// The names the renaming pass gave identifiers since the sweeps began to remember failures:
+/// each current name and the name the memory knows it by. A consistent renaming changes no
+/// candidate's meaning, so the failure memory reads every input with the old names back
+/// ([`Renames::form`]): a deletion that failed before a renaming is still known to fail after
+/// it, where the bytes around it changed only by the new names.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Renames {
+    known_as: std::collections::HashMap<Vec<u8>, Vec<u8>>,
+}
+
+impl Renames {
+    /// Notes that every occurrence of the identifier `from` became `to`, a name the input did
+    /// not use.
+    pub(crate) fn renamed(&mut self, from: &[u8], to: &[u8]) {
+        let known = self.known_as.remove(from).unwrap_or_else(|| from.to_vec());
+        self.known_as.insert(to.to_vec(), known);
+    }
+
+    /// Whether nothing was renamed.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.known_as.is_empty()
+    }
+
+    /// `bytes` with every renamed identifier given back the name the memory knows it by (the
+    /// bytes themselves while nothing was renamed).
+    pub(crate) fn form<'a>(&self, bytes: &'a [u8]) -> std::borrow::Cow<'a, [u8]> {
+        if self.is_empty() {
+            return std::borrow::Cow::Borrowed(bytes);
+        }
+        std::borrow::Cow::Owned(self.form_with_offsets(bytes).0)
+    }
+
+    /// [`Renames::form`], with the offset in it of every offset of `bytes` (an offset inside
+    /// a renamed identifier maps to the start of its old name), one past the end included.
+    pub(crate) fn form_with_offsets(&self, bytes: &[u8]) -> (Vec<u8>, Vec<usize>) {
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut at = Vec::with_capacity(bytes.len() + 1);
+        for l in crate::lex::lexemes(bytes) {
+            let word = &bytes[l.start..l.end];
+            match self.known_as.get(word) {
+                Some(old) if l.class == crate::lex::Class::Word => {
+                    at.extend(std::iter::repeat_n(out.len(), word.len()));
+                    out.extend_from_slice(old);
+                }
+                _ => {
+                    at.extend(out.len()..out.len() + word.len());
+                    out.extend_from_slice(word);
+                }
+            }
+        }
+        at.push(out.len());
+        (out, at)
+    }
 }
 
 /// Bytes the driver tested and found interesting (in a batch): only the driver makes one, so a
@@ -122,6 +180,7 @@ impl<'o> Driver<'o> {
             failures: HashSet::new(),
             sweeping_passes: HashSet::new(),
             cut_short: false,
+            renames: Renames::default(),
         }
     }
 
@@ -139,6 +198,18 @@ impl<'o> Driver<'o> {
     /// with [`Driver::keep_failures`].
     pub(crate) fn take_failures(&mut self) -> HashSet<u64> {
         std::mem::take(&mut self.failures)
+    }
+
+    /// The renamings the failure memory reads inputs through.
+    pub(crate) fn renames(&self) -> &Renames {
+        &self.renames
+    }
+
+    /// Notes that the best just accepted renamed every occurrence of the identifier `from` to
+    /// `to`, a name it did not use: what failed before is still known to fail with the new
+    /// name around it.
+    pub(crate) fn note_rename(&mut self, from: &[u8], to: &[u8]) {
+        self.renames.renamed(from, to);
     }
 
     /// Notes that a sweep stopped for lack of patience.
@@ -396,6 +467,7 @@ impl<'o> Driver<'o> {
         // What failed was judged by a test that proved flaky.
         self.failures.clear();
         self.sweeping_passes.clear();
+        self.renames = Renames::default();
         let best = self.best.clone();
         self.eval.emit(&Event::RolledBack { bytes: &best });
     }
@@ -523,11 +595,26 @@ impl<'o> Driver<'o> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::oracle::FnOracle;
     use crate::policy::DDMin;
     use crate::units::Granularity;
     use std::cell::RefCell;
     use std::rc::Rc;
+
+    #[test]
+    fn the_memory_reads_renamed_names_as_they_were_first_known() {
+        let mut renames = Renames::default();
+        assert_eq!(renames.form(b"count x"), &b"count x"[..]);
+        renames.renamed(b"count", b"a");
+        // A second renaming of the same identifier, then the freed name given to another.
+        renames.renamed(b"a", b"b");
+        renames.renamed(b"total", b"a");
+        assert_eq!(renames.form(b"b=a+ab;\"b\""), &b"count=total+ab;\"b\""[..]);
+        let (form, at) = renames.form_with_offsets(b"b a");
+        assert_eq!(form, b"count total");
+        assert_eq!(at, [0, 5, 6, 11]);
+    }
 
     #[test]
     fn run_policy_reports_where_its_candidates_start() {

@@ -3,7 +3,7 @@
 
 use myhill::{
     Counter, Driver, EvalOptions, FnOracle, Pass, ReduceOptions, Reduction, Schedule,
-    ShortIntervals, SiblingRuns, SweepMode, schedule_of,
+    ShortIntervals, ShortenIdentifiers, SiblingRuns, SweepMode, schedule_of,
 };
 use std::sync::Mutex;
 
@@ -181,4 +181,35 @@ fn a_remembering_round_finds_what_a_change_nearby_made_possible_before_the_compl
     assert!(count(Counter::SweepRemembered) > 0);
     // The complete round still ran, once, and found nothing.
     assert_eq!(count(Counter::CompleteRounds), 1);
+}
+
+#[test]
+fn a_renaming_does_not_make_the_sweeps_test_again_what_failed_with_the_old_names() {
+    // A consistent renaming changes the bytes around every use of a name but no candidate's
+    // meaning: the memory reads inputs with the old names, so a remembering sweep after it
+    // tests nothing that failed before it, and the complete sweep still tests everything.
+    let input = "longname x longname y".to_string();
+    let log = Mutex::new(Vec::new());
+    // Four words, the first two the same name, then `x` and `y`: any name will do.
+    let oracle = FnOracle::new(|c: &[u8]| {
+        log.lock().unwrap().push(c.to_vec());
+        let s = String::from_utf8_lossy(c);
+        let t: Vec<&str> = s.split_whitespace().collect();
+        t.len() == 4 && t[0] == t[2] && t[1] == "x" && t[3] == "y"
+    });
+    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+    driver.set_sweep_mode(SweepMode {
+        remember: true,
+        patience: None,
+    });
+    let first = run_logged(&mut driver, &mut ShortIntervals, &log);
+    assert!(first.len() >= 9, "{first:?}");
+    run_logged(&mut driver, &mut ShortenIdentifiers::default(), &log);
+    assert_eq!(driver.best(), b"a x a y");
+    let again = run_logged(&mut driver, &mut ShortIntervals, &log);
+    assert_eq!(again, Vec::<Vec<u8>>::new());
+    driver.set_sweep_mode(SweepMode::default());
+    // Every deletion again, on the new bytes (those that leave the same bytes, once).
+    let complete = run_logged(&mut driver, &mut ShortIntervals, &log);
+    assert_eq!(complete.len(), 7, "{complete:?}");
 }

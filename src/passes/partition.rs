@@ -186,10 +186,23 @@ fn split_with(
     failed: &mut std::collections::HashSet<u64>,
 ) -> Result<bool, Stop> {
     let n = units.len() as u32;
-    let first = units.data();
+    let renames = driver.renames().clone();
+    // Keys are taken on the input as the memory reads it, with the old names of renamed
+    // identifiers (see `Renames`).
+    let key_in = |best: &[u8], ranges: &mut dyn Iterator<Item = (usize, usize)>| -> Vec<u64> {
+        if renames.is_empty() {
+            return ranges.map(|(s, e)| unit_key(best, s, e)).collect();
+        }
+        let (form, at) = renames.form_with_offsets(best);
+        ranges.map(|(s, e)| unit_key(&form, at[s], at[e])).collect()
+    };
     let known: Vec<u32> = if mode.remember {
+        let keys = key_in(
+            units.data(),
+            &mut (0..n).map(|i| (units.offset(i), units.offset(i + 1))),
+        );
         (0..n)
-            .filter(|&i| failed.contains(&unit_key(first, units.offset(i), units.offset(i + 1))))
+            .filter(|&i| failed.contains(&keys[i as usize]))
             .collect()
     } else {
         Vec::new()
@@ -223,11 +236,11 @@ fn split_with(
         };
         // Every delta pulled before the winner failed (all of them, without one).
         let failures = winner.as_ref().map_or(pulled.len(), |(k, _)| k - 1);
-        for delta in pulled[..failures].iter().filter(|d| d.len() == 1) {
-            let (start, end) =
-                ranges[delta.first().expect("one unit") as usize].expect("a kept unit");
-            failed.insert(unit_key(&best, start, end));
-        }
+        let singles = pulled[..failures]
+            .iter()
+            .filter(|d| d.len() == 1)
+            .map(|delta| ranges[delta.first().expect("one unit") as usize].expect("a kept unit"));
+        failed.extend(key_in(&best, &mut singles.into_iter()));
         match winner {
             Some((k, candidate)) => {
                 if let Some(snapshot) = snapshot
@@ -245,10 +258,8 @@ fn split_with(
             None => {
                 if !out_of_patience {
                     // Splitting ended: every unit left is needed in the best as it is.
-                    let best = driver.best();
-                    for (start, end) in kept_ranges(units, &config).into_iter().flatten() {
-                        failed.insert(unit_key(best, start, end));
-                    }
+                    let kept = kept_ranges(units, &config);
+                    failed.extend(key_in(driver.best(), &mut kept.into_iter().flatten()));
                 }
                 return Ok(out_of_patience);
             }

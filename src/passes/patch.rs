@@ -269,6 +269,7 @@ struct Memory {
     failed: std::collections::HashSet<u64>,
     mode: crate::driver::SweepMode,
     skipped: u64,
+    renames: crate::driver::Renames,
 }
 
 impl Memory {
@@ -277,7 +278,18 @@ impl Memory {
             failed: driver.take_failures(),
             mode: driver.sweep_mode(),
             skipped: 0,
+            renames: driver.renames().clone(),
         }
+    }
+
+    /// The key of the edit from `best` (as [`Memory::form`] gave it) to `candidate`.
+    fn key(&self, best_form: &[u8], candidate: &[u8]) -> u64 {
+        context_key(best_form, &self.renames.form(candidate))
+    }
+
+    /// `best` as the memory reads it (see [`crate::driver::Renames`]).
+    fn form<'a>(&self, best: &'a [u8]) -> std::borrow::Cow<'a, [u8]> {
+        self.renames.form(best)
     }
 
     /// Whether a candidate with this key is to be skipped.
@@ -339,6 +351,7 @@ fn sweep_one_by_one(
         let mut k = next;
         let base = &accepted;
         let best = driver.best_shared();
+        let best_form = memory.form(&best).into_owned();
         // The keys of what was proposed, in order: all before the winner failed.
         let mut proposed: Vec<(usize, u64)> = Vec::new();
         let mut out_of_patience = false;
@@ -350,7 +363,7 @@ fn sweep_one_by_one(
                 if let Merge::Merged(cuts) = merge(base, &candidates[index])
                     && let Some(bytes) = render(&snapshot, &cuts)
                 {
-                    let key = context_key(&best, &bytes);
+                    let key = memory.key(&best_form, &bytes);
                     if memory.skips(key) {
                         continue;
                     }
@@ -402,6 +415,7 @@ fn sweep_batched(
     let mut next = 0;
     let mut successes = 0;
     loop {
+        let best_form = memory.form(driver.best()).into_owned();
         // The batch: the next candidates that still change something and are smaller.
         let mut batch: Vec<(usize, Vec<Cut>)> = Vec::new();
         let mut bytes: Vec<Vec<u8>> = Vec::new();
@@ -413,7 +427,7 @@ fn sweep_batched(
                 && let Some(b) = render(&snapshot, &cuts)
                 && crate::driver::shortlex_less(&b, driver.best())
             {
-                let key = context_key(driver.best(), &b);
+                let key = memory.key(&best_form, &b);
                 if !memory.skips(key) {
                     if failures_in_a_row + batch.len() >= patience {
                         out_of_patience = true;

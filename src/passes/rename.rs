@@ -257,7 +257,10 @@ impl Pass for ShortenIdentifiers {
                 self.failed.insert(from.clone());
             }
             match winner {
-                Some(_) => driver.count(Counter::RenameAccepted, 1),
+                Some(k) => {
+                    driver.count(Counter::RenameAccepted, 1);
+                    driver.note_rename(&round.order[k], &round.to);
+                }
                 None => return Ok(()),
             }
         }
