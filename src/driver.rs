@@ -73,6 +73,9 @@ pub struct Driver<'o> {
     /// The renamings since the failures were first remembered: the memory reads every input
     /// with the old names (see [`Renames`]).
     renames: Renames,
+    /// Bytes per test below which a splitting pass hands its tests over (see
+    /// [`Driver::yield_floor`]).
+    yield_floor: Option<f64>,
 }
 
 /// How the sweeps of patches (the passes that try every candidate of a list) spend their tests
@@ -181,6 +184,7 @@ impl<'o> Driver<'o> {
             sweeping_passes: HashSet::new(),
             cut_short: false,
             renames: Renames::default(),
+            yield_floor: None,
         }
     }
 
@@ -215,6 +219,19 @@ impl<'o> Driver<'o> {
     /// Notes that a sweep stopped for lack of patience.
     pub(crate) fn note_cut_short(&mut self) {
         self.cut_short = true;
+    }
+
+    /// What the other passes are expected to remove per test now, if the running pass is to
+    /// hand its tests over to them when it pays less: binary splitting over words stops when
+    /// its recent yield falls below it, and goes on from where it stopped in a later round.
+    /// Set by the reduction for each pass of a patient round; `None` otherwise.
+    pub fn yield_floor(&self) -> Option<f64> {
+        self.yield_floor
+    }
+
+    /// Sets [`Driver::yield_floor`] for the next pass run.
+    pub fn set_yield_floor(&mut self, floor: Option<f64>) {
+        self.yield_floor = floor;
     }
 
     /// Whether a sweep stopped for lack of patience since the last call.

@@ -87,11 +87,11 @@ pub use idset::{IdSet, RankIndex};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
-    BuiltinTypes, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete, FilesEach,
-    FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes, Needs,
-    Partition, RootForms, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
-    SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
-    drop_spaces, is_text, squeeze, strip_comments,
+    BuiltinTypes, Constructs, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete,
+    FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes,
+    Needs, Partition, RootForms, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
+    SiblingRuns, SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks, TreePass,
+    TreeStrategy, UnitPass, drop_spaces, is_text, squeeze, strip_comments,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,

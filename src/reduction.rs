@@ -343,6 +343,10 @@ impl<'o> Reduction<'o> {
                         }
                         let tests_before = self.driver.evaluator().stats().tests_run;
                         let skipped_before = self.driver.counted(Counter::SweepRemembered);
+                        let floor = (round.thoroughness == Thoroughness::Patient)
+                            .then(|| planner.hand_over_rate(i))
+                            .flatten();
+                        self.driver.set_yield_floor(floor);
                         let pass = &mut schedule.passes[i];
                         let name = pass.name();
                         self.driver.begin_pass(&name);

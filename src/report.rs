@@ -169,6 +169,9 @@ counters! {
     SweepRemembered = "sweep.remembered", Sum;
     /// Sweeps stopped after too many failures in a row.
     SweepPatienceStops = "sweep.patience_stops", Sum;
+    /// Runs of binary splitting over words that handed their tests over to passes expected
+    /// to pay more per test.
+    SplitHandOvers = "split.hand_overs", Sum;
     /// Partition levels whose merge of successes did not hold.
     PartitionMergesFailed = "partition.merges_failed", Sum;
     /// Nestings built: once per distinct best that a pass or a gate read the nesting of.

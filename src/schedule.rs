@@ -236,6 +236,19 @@ impl Planner {
         run.removed as f64 * share / run.tests.max(1) as f64
     }
 
+    /// The yield below which pass `i` hands its tests over in a patient round: the most that
+    /// any other pass that ran a whole run is expected to remove per test if it runs again
+    /// now ([`Planner::expected_rate`]); `None` when no such pass expects anything. A pass
+    /// that has not run yet, or whose sweep was cut short, is left out: it has its turn in
+    /// the round anyway, and its infinite expectation says nothing of its yield.
+    pub fn hand_over_rate(&self, i: usize) -> Option<f64> {
+        (0..self.paid.len())
+            .filter(|&j| j != i)
+            .map(|j| self.expected_rate(j))
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .max_by(f64::total_cmp)
+    }
+
     /// Records what pass `i` did in the current round.
     pub fn record(&mut self, i: usize, run: PassRun) {
         if run.removed > 0 {
@@ -465,6 +478,29 @@ mod tests {
         // A change of the tree or of binary splitting calls it back.
         planner.record(3, run(100, 50));
         assert!(planner.expected_rate(0) >= WORTH_A_RERUN);
+    }
+
+    #[test]
+    fn a_pass_hands_over_below_what_the_others_are_expected_to_pay() {
+        let mut planner = Planner::new(4, true);
+        // Nothing ran: nothing to hand over to.
+        assert_eq!(planner.hand_over_rate(0), None);
+        planner.record(1, run(100, 40));
+        planner.record(2, run(10, 0));
+        // Pass 3 changed half of what pass 1 left: pass 1 expects 40 x 1/2 in 100 tests.
+        planner.record(3, run(10, 50));
+        assert_eq!(planner.hand_over_rate(0), Some(0.2));
+        // A pass's own expectation is not its floor; a sweep cut short, with its infinite
+        // expectation, is no floor either.
+        assert_eq!(planner.hand_over_rate(1), None);
+        planner.record(
+            2,
+            PassRun {
+                cut_short: true,
+                ..run(10, 0)
+            },
+        );
+        assert_eq!(planner.hand_over_rate(0), Some(0.2));
     }
 
     #[test]

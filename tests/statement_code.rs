@@ -216,3 +216,45 @@ fn the_word_split_tests_again_only_the_words_near_a_change_until_the_complete_sw
     Partition::words().run(&mut driver).unwrap();
     assert!(remembering + tests(&driver) - before >= 30);
 }
+
+#[test]
+fn the_word_split_hands_its_tests_over_below_the_floor_and_goes_on_where_it_stopped() {
+    use myhill::{Counter, Driver, EvalOptions, Partition, Pass, SweepMode};
+    // Sixty needed words, each followed by one the test does not need: a success about every
+    // other test, two bytes each, about one byte a test.
+    let words: Vec<String> = (0..60).map(|i| format!("w{i:03}")).collect();
+    let input: String = words.iter().map(|w| format!("{w} x ")).collect();
+    let oracle = FnOracle::new(|c: &[u8]| {
+        let t = String::from_utf8_lossy(c);
+        words.iter().all(|w| t.contains(w.as_str()))
+    });
+    let patient = SweepMode {
+        remember: true,
+        patience: Some(50),
+    };
+    let split = |floor: Option<f64>, driver: &mut Driver| {
+        driver.set_sweep_mode(patient);
+        driver.set_yield_floor(floor);
+        let before = driver.report().eval.tests_run;
+        Partition::words().run(driver).unwrap();
+        driver.report().eval.tests_run - before
+    };
+    // Uninterrupted, for comparison.
+    let mut whole = Driver::new(input.clone().into_bytes(), &oracle, EvalOptions::bare());
+    let alone = split(None, &mut whole);
+    assert!(!String::from_utf8_lossy(whole.best()).contains('x'));
+    // The other passes are expected to pay 5 bytes a test: the split stops after its first
+    // 50 tests, with words left to delete.
+    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::bare());
+    let first = split(Some(5.0), &mut driver);
+    assert_eq!(first, 50);
+    assert_eq!(driver.counted(Counter::SplitHandOvers), 1);
+    assert!(String::from_utf8_lossy(driver.best()).contains('x'));
+    // Its next run goes on where it stopped: the needed words it found are not tested again.
+    let second = split(None, &mut driver);
+    assert_eq!(driver.best(), whole.best());
+    assert!(
+        first + second <= alone + 10,
+        "{first} + {second} tests, {alone} uninterrupted"
+    );
+}

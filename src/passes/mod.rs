@@ -27,15 +27,19 @@
 //!   blocks too).
 //! - [`BuiltinTypes`]: replaces a type name the input does not declare by `int`, `unsigned`,
 //!   `long` or `char` (with an `#include` line, when the builtin is not shorter).
+//! - [`Constructs`]: on statement code, a control statement deleted or replaced by its body, a
+//!   constructor's initializer list deleted.
 //! - [`Gated`]: any of them, run only on inputs where it can pay ([`Needs`]).
 //!
-//! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals and Expressions are
+//! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals, Expressions and
+//! Constructs are
 //! sweeps (`patch.rs`'s `SweepPass`): they state their candidates as patches of the input as
 //! the pass found it, most on the groups of the best's shared [`crate::Nesting`], and test them in one
 //! sweep; LengthAware sweeps too, over the records of the layout it infers.
 
 mod chunks;
 mod comments;
+mod constructs;
 mod dead;
 mod dfa;
 mod expressions;
@@ -62,6 +66,7 @@ mod units;
 
 pub use chunks::TopChunks;
 pub use comments::{StripComments, strip_comments};
+pub use constructs::Constructs;
 pub use dead::DeadDeclarations;
 pub use dfa::DfaPass;
 pub use expressions::Expressions;

@@ -162,29 +162,56 @@ fn kept_ranges(units: &Units, kept: &IdSet) -> Vec<Option<(usize, usize)>> {
 /// pass's name, every unit whose deletion alone failed, keyed by the unit and the bytes
 /// around it, and follows the driver's [`crate::SweepMode`]: with `remember`, a unit whose
 /// key is remembered is taken as needed without a test; with `patience`, the pass stops after
-/// that many tests in a row without a success. At a density where nearly every unit is needed
-/// (words of statement code late in a reduction) splitting tests one unit a time, so a later
-/// run would test again every unit the earlier one found needed, though only a few places
-/// changed since.
+/// that many tests in a row without a success; with a [`Driver::yield_floor`], it hands its
+/// tests over to the other passes once its last [`YIELD_WINDOW`] tests removed less than that
+/// per test. A pass stopped early remembers the units it found needed too, so its next run
+/// goes on where this one stopped. At a density where nearly every unit is needed (words of
+/// statement code late in a reduction) splitting tests one unit a time, so a later run would
+/// test again every unit the earlier one found needed, though only a few places changed since.
 fn split_remembering(driver: &mut Driver, units: &Units) -> Result<(), Stop> {
     let mode = driver.sweep_mode();
+    let floor = driver.yield_floor();
     let mut failed = driver.take_failures();
-    let result = split_with(driver, units, mode, &mut failed);
+    let result = split_with(driver, units, mode, floor, &mut failed);
     driver.keep_failures(failed);
-    if result? {
-        driver.count(Counter::SweepPatienceStops, 1);
-        driver.note_cut_short();
+    match result? {
+        Ended::Done => {}
+        Ended::OutOfPatience => {
+            driver.count(Counter::SweepPatienceStops, 1);
+            driver.note_cut_short();
+        }
+        Ended::HandedOver => {
+            driver.count(Counter::SplitHandOvers, 1);
+            driver.note_cut_short();
+        }
     }
     Ok(())
 }
 
-/// [`split_remembering`]'s loop; returns whether patience ended it.
+/// Tests over which the word split measures its recent yield against the
+/// [`Driver::yield_floor`]: the sweeps' patience, so that a split finding nothing stops after
+/// as many tests whichever rule stops it.
+pub const YIELD_WINDOW: usize = crate::schedule::SWEEP_PATIENCE;
+
+/// How [`split_with`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// Every unit left is needed.
+    Done,
+    /// Patience ran out.
+    OutOfPatience,
+    /// Its recent yield fell below the floor.
+    HandedOver,
+}
+
+/// [`split_remembering`]'s loop.
 fn split_with(
     driver: &mut Driver,
     units: &Units,
     mode: crate::driver::SweepMode,
+    floor: Option<f64>,
     failed: &mut std::collections::HashSet<u64>,
-) -> Result<bool, Stop> {
+) -> Result<Ended, Stop> {
     let n = units.len() as u32;
     let renames = driver.renames().clone();
     // Keys are taken on the input as the memory reads it, with the old names of renamed
@@ -212,18 +239,30 @@ fn split_with(
     let patience = mode.patience.unwrap_or(usize::MAX);
     let meter = driver.meter();
     let mut config = IdSet::range(0, n);
+    // Tests so far in sequential order, and (test, bytes removed) of each success.
+    let mut tests = 0usize;
+    let mut wins: Vec<(usize, usize)> = Vec::new();
     loop {
         let best = driver.best_shared();
         let ranges = kept_ranges(units, &config);
         let snapshot = (driver.jobs() > 1).then(|| policy.clone());
         let mut pulled: Vec<IdSet> = Vec::new();
-        let mut out_of_patience = false;
+        let mut ended = Ended::Done;
         let winner = {
             let mut proposals = policy.propose(&config);
             let config = &config;
+            let wins = &wins;
             let mut next = || {
                 if pulled.len() >= patience {
-                    out_of_patience = true;
+                    ended = Ended::OutOfPatience;
+                    return None;
+                }
+                // Judged as if every candidate pulled so far failed: a success ends the
+                // pull, so the stop falls where it would with one job.
+                if let Some(floor) = floor
+                    && below_floor(wins, tests + pulled.len(), floor)
+                {
+                    ended = Ended::HandedOver;
                     return None;
                 }
                 let delta = proposals.next()?;
@@ -250,21 +289,46 @@ fn split_with(
                     policy = snapshot;
                     policy.propose(&config).take(k).for_each(drop);
                 }
+                tests += k;
+                wins.push((tests, best.len() - driver.best().len()));
                 config = candidate;
                 if !policy.on_reduced(Some(&config)) {
-                    return Ok(false);
+                    return Ok(Ended::Done);
                 }
             }
             None => {
-                if !out_of_patience {
-                    // Splitting ended: every unit left is needed in the best as it is.
-                    let kept = kept_ranges(units, &config);
-                    failed.extend(key_in(driver.best(), &mut kept.into_iter().flatten()));
-                }
-                return Ok(out_of_patience);
+                // Splitting ended: every unit left is needed in the best as it is; stopped
+                // early, the units found needed so far are, and the next run skips them.
+                let ranges = kept_ranges(units, &config);
+                let needed: Vec<(usize, usize)> = match ended {
+                    Ended::Done => ranges.into_iter().flatten().collect(),
+                    _ => policy
+                        .needed()
+                        .iter()
+                        .filter_map(|i| ranges[i as usize])
+                        .collect(),
+                };
+                failed.extend(key_in(driver.best(), &mut needed.into_iter()));
+                return Ok(ended);
             }
         }
     }
+}
+
+/// Whether the successes `wins` ((test, bytes removed), in order) removed less than `floor`
+/// bytes per test over the last [`YIELD_WINDOW`] of `tests` tests; never before that many.
+fn below_floor(wins: &[(usize, usize)], tests: usize, floor: f64) -> bool {
+    if tests < YIELD_WINDOW {
+        return false;
+    }
+    let since = tests - YIELD_WINDOW;
+    let recent: usize = wins
+        .iter()
+        .rev()
+        .take_while(|&&(at, _)| at > since)
+        .map(|&(_, bytes)| bytes)
+        .sum();
+    (recent as f64) < floor * YIELD_WINDOW as f64
 }
 
 /// What the pass splits over: units of a granularity, or words.
