@@ -35,7 +35,7 @@
 //! such candidates, at one test each. Inputs of more than [`Constructs::MAX_ELEMENTS`]
 //! elements are left to the other passes.
 
-use super::patch::{Cut, Patch, SweepPass};
+use super::patch::{Cut, Patch, SweepPass, largest_first};
 use crate::driver::Driver;
 use crate::tree::Nesting;
 
@@ -145,10 +145,7 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
             }
         }
     }
-    out.retain(|p| p.removed() > 0);
-    out.sort_by_key(|p| (std::cmp::Reverse(p.removed()), p.cuts()[0].start));
-    out.dedup();
-    out
+    largest_first(out)
 }
 
 impl SweepPass for Constructs {

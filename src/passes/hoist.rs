@@ -29,7 +29,7 @@
 //! group's nearest alike descendants are the first of its kind on each path down, so a deeper
 //! one needs one more success.
 
-use super::patch::{Cut, Patch, SweepPass};
+use super::patch::{Cut, Patch, SweepPass, largest_first};
 use crate::driver::Driver;
 use crate::tree::Nesting;
 
@@ -76,10 +76,7 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
             out.extend(keep(group.term_start, group.end(), inside));
         }
     }
-    out.retain(|p| p.removed() > 0);
-    out.sort_by_key(|p| (std::cmp::Reverse(p.removed()), p.cuts()[0].start));
-    out.dedup();
-    out
+    largest_first(out)
 }
 
 impl SweepPass for Hoist {

@@ -211,6 +211,15 @@ fn render(snapshot: &[u8], cuts: &[Cut]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// `patches` without the ones that remove nothing and without repeats, the one that removes
+/// the most first (then the one that starts first): the order the structure sweeps test in.
+pub fn largest_first(mut patches: Vec<Patch>) -> Vec<Patch> {
+    patches.retain(|p| p.removed() > 0);
+    patches.sort_by_key(|p| (std::cmp::Reverse(p.removed()), p.cuts()[0].start));
+    patches.dedup();
+    patches
+}
+
 /// A pass that is one sweep: the patches it proposes on the best, tested by [`sweep`].
 pub trait SweepPass {
     /// The pass's name.
