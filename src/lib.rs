@@ -90,8 +90,8 @@ pub use passes::{
     BuiltinTypes, Constructs, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete,
     FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes,
     Needs, Partition, RootForms, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
-    SiblingRuns, SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks, TreePass,
-    TreeStrategy, UnitPass, drop_spaces, is_text, squeeze, strip_comments,
+    SiblingRuns, SqueezeLines, SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks,
+    TreePass, TreeStrategy, UnitPass, drop_spaces, is_text, join_lines, squeeze, strip_comments,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,

@@ -27,7 +27,8 @@ use crate::passes::{
     BuiltinTypes, Constructs, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete,
     FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes,
     Needs, Partition, RootForms, ShortIntervals, ShortenIdentifiers, ShortenLiterals, SiblingRuns,
-    SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks, TreePass, TreeStrategy, UnitPass,
+    SqueezeLines, SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks, TreePass,
+    TreeStrategy, UnitPass,
 };
 use crate::policy::{ComplementDDMin, DDMin, Policy, ProbDD};
 use crate::schedule::{Pass, Schedule};
@@ -242,6 +243,10 @@ const PASSES: &[(Make, &str)] = &[
     (
         Make::Fixed(|| Box::new(SqueezeSpaces)),
         "delete every space that keeps no two tokens apart (x = f (a) ; becomes x=f(a);), in one test",
+    ),
+    (
+        Make::Fixed(|| Box::new(SqueezeLines)),
+        "delete every line break no preprocessor line or line comment needs, in one test",
     ),
     (
         Make::Fixed(|| Box::new(SiblingRuns)),
@@ -526,6 +531,8 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         unless_statements(gated(SqueezeWhitespace, Needs::Text)),
         gated(SiblingRuns, Needs::Groups),
         unless_statements(gated(ShortenIdentifiers::default(), Needs::Text)),
+        // The lines have had their turn: the breaks left would cost the word split a test each.
+        gated(SqueezeLines, Needs::Statements),
         gated(Partition::words(), Needs::Statements),
         unless_statements(gated(Partition::new(Tokens), Needs::Text)),
         gated(ShortIntervals, Needs::Groups),

@@ -9,6 +9,7 @@
 //! - [`SqueezeWhitespace`]: one candidate with every whitespace run shortened.
 //! - [`StripComments`]: one candidate with every comment deleted.
 //! - [`SqueezeSpaces`]: one candidate with every space that keeps no two tokens apart deleted.
+//! - [`SqueezeLines`]: one candidate with every line break no directive or line comment needs deleted.
 //! - [`ShortenIdentifiers`]: one candidate per identifier, renamed to the shortest free name.
 //! - [`DfaPass`]: SAT-backed DFA induction, deleting loops of an inferred automaton.
 //! - [`Hollow`]: empties bracket groups and string literals.
@@ -84,7 +85,7 @@ pub use records::LengthAware;
 pub use rename::{Round, ShortenIdentifiers};
 pub use roots::RootForms;
 pub use siblings::SiblingRuns;
-pub use spaces::{SqueezeSpaces, drop_spaces};
+pub use spaces::{SqueezeLines, SqueezeSpaces, drop_spaces, join_lines};
 pub use squeeze::{SqueezeWhitespace, squeeze};
 pub use tree::{TreePass, TreeStrategy};
 pub use types::BuiltinTypes;

@@ -14,6 +14,15 @@
 //! assert_eq!(drop_spaces(b"s = \"a b\" ;"), b"s=\"a b\";");
 //! ```
 //!
+//! [`SqueezeLines`] does the same for line breaks once the line passes have had their turn
+//! ([`join_lines`]): in statement code every statement left on its own line would otherwise
+//! cost the word split a test or more per line break.
+//!
+//! ```
+//! use myhill::join_lines;
+//! assert_eq!(join_lines(b"#include <a>\nint x;\nint\ny;\n// c\nz();\n"), b"#include <a>\nint x;int y;// c\nz();");
+//! ```
+//!
 //! Limits: spaces inside literals and comments stay (they are one lexeme); a language where a
 //! space between a word and an operator matters (a macro's stringified argument, `u8 "x"`)
 //! makes the candidate fail, and the token pass then deletes the spaces one by one.
@@ -73,6 +82,44 @@ pub fn drop_spaces(input: &[u8]) -> Vec<u8> {
     out
 }
 
+/// `input` with every line break deleted that no preprocessor line and no line comment needs:
+/// a run of whitespace holding a newline becomes nothing, or one space where the bytes on its
+/// two sides could join into one token. The newline that ends a `#` line, and the one before
+/// a `#` line, stay; a line comment holds its own newline.
+pub fn join_lines(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut copied = 0;
+    let (mut line_start, mut directive) = (true, false);
+    let all: Vec<_> = lexemes(input).collect();
+    for (k, lexeme) in all.iter().enumerate() {
+        if lexeme.class != Class::Space {
+            if line_start {
+                directive = input[lexeme.start] == b'#';
+            }
+            line_start = input[lexeme.end - 1] == b'\n';
+            continue;
+        }
+        let run = &input[lexeme.start..lexeme.end];
+        if !run.contains(&b'\n') {
+            continue;
+        }
+        line_start = true;
+        let next = all.get(k + 1).map(|l| input[l.start]);
+        if directive || next == Some(b'#') {
+            continue;
+        }
+        out.extend_from_slice(&input[copied..lexeme.start]);
+        if let (Some(&b), Some(a)) = (input[..lexeme.start].last(), next) {
+            if kind(b) == kind(a) && kind(a) < 2 {
+                out.push(b' ');
+            }
+        }
+        copied = lexeme.end;
+    }
+    out.extend_from_slice(&input[copied..]);
+    out
+}
+
 /// Proposes the input without the spaces that keep no two tokens apart, in one test.
 #[derive(Clone, Debug, Default)]
 pub struct SqueezeSpaces;
@@ -85,6 +132,24 @@ impl Pass for SqueezeSpaces {
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
         let best = driver.best().to_vec();
         let mut candidate = Some(drop_spaces(&best)).filter(|c| c.len() < best.len());
+        driver
+            .try_candidates(&mut || candidate.take().map(|c| (c, ())))
+            .map(drop)
+    }
+}
+
+/// Proposes the input with its lines joined ([`join_lines`]), in one test.
+#[derive(Clone, Debug, Default)]
+pub struct SqueezeLines;
+
+impl Pass for SqueezeLines {
+    fn name(&self) -> String {
+        "squeeze/lines".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+        let best = driver.best().to_vec();
+        let mut candidate = Some(join_lines(&best)).filter(|c| c.len() < best.len());
         driver
             .try_candidates(&mut || candidate.take().map(|c| (c, ())))
             .map(drop)
@@ -108,5 +173,18 @@ mod tests {
         );
         assert_eq!(drop_spaces(b"a; \n  b ;"), b"a;\nb;");
         assert_eq!(drop_spaces(b"'a' 'b' \"c\" d"), b"'a' 'b' \"c\" d");
+    }
+
+    #[test]
+    fn lines_join_unless_a_directive_or_a_line_comment_needs_the_break() {
+        assert_eq!(join_lines(b"a;\nb;\n"), b"a;b;");
+        assert_eq!(join_lines(b"int\n  x;"), b"int x;");
+        assert_eq!(join_lines(b"x-\n-y"), b"x- -y");
+        assert_eq!(
+            join_lines(b"#define F 1\nint x;\n#if A\ny;\n#endif\n"),
+            b"#define F 1\nint x;\n#if A\ny;\n#endif\n"
+        );
+        assert_eq!(join_lines(b"a; // c\nb;\n"), b"a; // c\nb;");
+        assert_eq!(join_lines(b"s = \"a\\nb\";\nt;"), b"s = \"a\\nb\";t;");
     }
 }
