@@ -23,7 +23,8 @@
 //! ```
 //!
 //! [`Planner`] decides what each round of a schedule run to a fixpoint does: which passes, in
-//! what order (by the bytes each removed per test so far), and how its sweeps spend their tests
+//! what order (by the bytes each removed per test so far; the complete round the cheapest
+//! pass first), and how its sweeps spend their tests
 //! ([`SweepMode`]): rounds of cheap, patient sweeps that skip what already failed around
 //! unchanged bytes; before each complete round, a remembering round of the passes that hold
 //! remembered failures (whatever their expected yield) and, if it changed nothing and left a
@@ -161,7 +162,8 @@ struct LastRun {
 /// a round that changed the best, the next runs only the passes that changed it and are
 /// expected to pay again ([`WORTH_A_RERUN`]); after one that changed nothing, every pass that
 /// is, and the complete round every pass. Later rounds order their passes by bytes removed per test,
-/// each run counting twice as much as the one before it, so a pass that stopped paying sinks.
+/// each run counting twice as much as the one before it, so a pass that stopped paying sinks;
+/// the complete round orders them by what their last run cost, the cheapest first.
 /// A full patient round that changes nothing is followed by a remembering one, which runs
 /// every pass that remembers failures too (it retries only what changed around), then by a
 /// complete one; a complete round that changes nothing ends the run.
@@ -247,6 +249,12 @@ impl Planner {
             .map(|j| self.expected_rate(j))
             .filter(|r| r.is_finite() && *r > 0.0)
             .max_by(f64::total_cmp)
+    }
+
+    /// What a run of pass `i` over the whole input is expected to cost: the candidates of its
+    /// last run that ran a test, those it tested and those it left out as failed before.
+    fn whole_run_cost(&self, i: usize) -> u64 {
+        self.last[i].run.map_or(0, |r| r.tests + r.skipped)
     }
 
     /// Records what pass `i` did in the current round.
@@ -348,8 +356,15 @@ impl Planner {
                 self.expected_rate(i) >= WORTH_A_RERUN || (remembering && self.remembers[i])
             });
         }
-        // By rate, the best first; equal rates keep the schedule's order.
-        order.sort_by(|&a, &b| self.rate(b).total_cmp(&self.rate(a)));
+        if thoroughness != Thoroughness::Complete {
+            // By rate, the best first; equal rates keep the schedule's order.
+            order.sort_by(|&a, &b| self.rate(b).total_cmp(&self.rate(a)));
+        } else {
+            // Few finds are left: the cheapest pass first, so that a find comes after as few
+            // tests as it can. A find sends the run back to patient rounds, and the next
+            // complete round tests again every candidate this one tested before the find.
+            order.sort_by_key(|&i| self.whole_run_cost(i));
+        }
         self.next = Round {
             order,
             thoroughness,
@@ -417,8 +432,9 @@ mod tests {
         planner.record(0, skipping);
         assert!(planner.end_round(false, false));
         assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
-        // Every pass, by what each paid per test.
-        assert_eq!(planner.round().order, [2, 0, 1]);
+        // Every pass, the cheapest whole run first (pass 0's last run cost 80 tests, the
+        // others 10; equal costs keep the schedule's order), so a find voids few tests.
+        assert_eq!(planner.round().order, [1, 2, 0]);
         // The complete round finds something, in its last pass: nothing is expected to pay
         // before the complete round again, but pass 0's sweeps remember what failed.
         let remembering = |tests, removed| PassRun {
