@@ -109,10 +109,11 @@ pub fn join_lines(input: &[u8]) -> Vec<u8> {
             continue;
         }
         out.extend_from_slice(&input[copied..lexeme.start]);
-        if let (Some(&b), Some(a)) = (input[..lexeme.start].last(), next) {
-            if kind(b) == kind(a) && kind(a) < 2 {
-                out.push(b' ');
-            }
+        if let (Some(&b), Some(a)) = (input[..lexeme.start].last(), next)
+            && kind(b) == kind(a)
+            && kind(a) < 2
+        {
+            out.push(b' ');
         }
         copied = lexeme.end;
     }
