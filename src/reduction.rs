@@ -328,7 +328,15 @@ impl<'o> Reduction<'o> {
                     let rollbacks = self.rollbacks;
                     let mut paid = vec![false; n];
                     let mut skipped_any = false;
+                    let complete = round.thoroughness == Thoroughness::Complete;
                     for (at, &i) in round.order.iter().enumerate() {
+                        if complete && schedule.to_fixpoint && paid.contains(&true) {
+                            // A find ends a complete round: the next one tests every candidate
+                            // again on the new best, and the patient rounds between retry
+                            // what the find changed for a fraction of the cost, so the passes
+                            // left would test candidates on a best that may soon change.
+                            break;
+                        }
                         let start = self.driver.best_shared();
                         if look_ahead {
                             let window = self.driver.evaluator().options().window_bytes;

@@ -167,7 +167,8 @@ struct LastRun {
 /// A full patient round that changes nothing is followed by a remembering one, which runs
 /// every pass that remembers failures too (it retries only what changed around), then by a
 /// complete one; a complete round that changes nothing ends the run.
-/// Any change goes back to patient rounds; so does a rollback, with every pass.
+/// Any change goes back to patient rounds (the reduction ends a complete round at its first
+/// find); so does a rollback, with every pass.
 #[derive(Clone, Debug)]
 pub struct Planner {
     /// Per pass, decayed (bytes removed, tests).

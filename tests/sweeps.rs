@@ -213,3 +213,89 @@ fn a_renaming_does_not_make_the_sweeps_test_again_what_failed_with_the_old_names
     let complete = run_logged(&mut driver, &mut ShortIntervals, &log);
     assert_eq!(complete.len(), 7, "{complete:?}");
 }
+
+/// One line of [`Logged`]'s log: the pass, whether its round was complete, the best it saw.
+type RunLog = std::sync::Arc<Mutex<Vec<(&'static str, bool, Vec<u8>)>>>;
+
+/// A pass that logs every run; `finds` deletes a trailing `!` in a complete round only (a
+/// deletion a far change made possible, which the memory skipped until then), the other one
+/// tests three deletions that fail.
+struct Logged {
+    name: &'static str,
+    finds: bool,
+    log: RunLog,
+}
+
+impl Pass for Logged {
+    fn name(&self) -> String {
+        self.name.into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
+        let complete = driver.sweep_mode() == SweepMode::default();
+        let best = driver.best().to_vec();
+        self.log
+            .lock()
+            .unwrap()
+            .push((self.name, complete, best.clone()));
+        if self.finds && !complete && best.ends_with(b"!") {
+            // Skipped as failed in the same context, as a remembering sweep would.
+            driver.count(Counter::SweepRemembered, 1);
+        }
+        let mut candidates: Vec<Vec<u8>> = if self.finds {
+            (complete && best.ends_with(b"!"))
+                .then(|| best[..best.len() - 1].to_vec())
+                .into_iter()
+                .collect()
+        } else {
+            (0..3)
+                .map(|i| [&best[..i], &best[i + 1..]].concat())
+                .collect()
+        };
+        driver
+            .try_candidates(&mut || candidates.pop().map(|c| (c, ())))
+            .map(drop)
+    }
+}
+
+#[test]
+fn a_find_ends_the_complete_round_and_the_passes_after_it_wait_for_the_next() {
+    let log = RunLog::default();
+    let oracle = FnOracle::new(|c: &[u8]| c.starts_with(b"keep"));
+    let mut schedule = Schedule {
+        passes: vec![
+            Box::new(Logged {
+                name: "probe",
+                finds: false,
+                log: log.clone(),
+            }),
+            Box::new(Logged {
+                name: "finder",
+                finds: true,
+                log: log.clone(),
+            }),
+        ],
+        to_fixpoint: true,
+    };
+    let mut reduction = Reduction::new(b"keep!".to_vec(), &oracle, ReduceOptions::default());
+    let finished = reduction.run(&mut schedule).unwrap();
+    assert_eq!(finished.best, b"keep");
+    let log = log.lock().unwrap();
+    // The complete round runs the cheaper pass first: the finder, which tested nothing yet.
+    let find = log
+        .iter()
+        .position(|(name, complete, best)| *name == "finder" && *complete && best == b"keep!")
+        .expect("the finder ran in a complete round");
+    assert_ne!(log[find + 1].0, "probe", "{log:?}");
+    assert!(!log[find + 1].1, "the next round is not complete: {log:?}");
+    // The run still ends with a round of both passes on the final best that finds nothing
+    // and skips nothing: every candidate tested on the result.
+    let last: Vec<_> = log[log.len() - 2..]
+        .iter()
+        .map(|(name, _, best)| (*name, best.clone()))
+        .collect();
+    assert_eq!(
+        last,
+        [("finder", b"keep".to_vec()), ("probe", b"keep".to_vec())]
+    );
+}
