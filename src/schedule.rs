@@ -23,8 +23,8 @@
 //! ```
 //!
 //! [`Planner`] decides what each round of a schedule run to a fixpoint does: which passes, in
-//! what order (by the bytes each removed per test so far; the complete round the cheapest
-//! pass first), and how its sweeps spend their tests
+//! what order (by the bytes each removed per test so far; remembering and complete rounds the
+//! cheapest pass first), and how its sweeps spend their tests
 //! ([`SweepMode`]): rounds of cheap, patient sweeps that skip what already failed around
 //! unchanged bytes; before each complete round, a remembering round of the passes that hold
 //! remembered failures (whatever their expected yield) and, if it changed nothing and left a
@@ -163,7 +163,7 @@ struct LastRun {
 /// expected to pay again ([`WORTH_A_RERUN`]); after one that changed nothing, every pass that
 /// is, and the complete round every pass. Later rounds order their passes by bytes removed per test,
 /// each run counting twice as much as the one before it, so a pass that stopped paying sinks;
-/// the complete round orders them by what their last run cost, the cheapest first.
+/// remembering and complete rounds order them by what their last run cost, the cheapest first.
 /// A full patient round that changes nothing is followed by a remembering one, which runs
 /// every pass that remembers failures too (it retries only what changed around), then by a
 /// complete one; a complete round that changes nothing ends the run.
@@ -357,13 +357,14 @@ impl Planner {
                 self.expected_rate(i) >= WORTH_A_RERUN || (remembering && self.remembers[i])
             });
         }
-        if thoroughness != Thoroughness::Complete {
+        if thoroughness == Thoroughness::Patient {
             // By rate, the best first; equal rates keep the schedule's order.
             order.sort_by(|&a, &b| self.rate(b).total_cmp(&self.rate(a)));
         } else {
-            // Few finds are left: the cheapest pass first, so that a find comes after as few
-            // tests as it can. A find sends the run back to patient rounds, and the next
-            // complete round tests again every candidate this one tested before the find.
+            // Remembering and complete rounds come when few finds are left: the cheapest pass
+            // first, so that a find comes after as few tests as it can. A find sends the run
+            // back to patient rounds (it ends a complete round), and the next complete round
+            // tests again every candidate tested before it.
             order.sort_by_key(|&i| self.whole_run_cost(i));
         }
         self.next = Round {
