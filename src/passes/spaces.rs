@@ -1,9 +1,11 @@
-//! The spacing pass: one candidate with every space that keeps no two tokens apart deleted.
+//! The spacing passes: one candidate with every space that keeps no two tokens apart deleted,
+//! and one with every line break that no directive needs deleted.
 //!
-//! Main type: [`SqueezeSpaces`], a [`Pass`]; [`drop_spaces`] computes its candidate. In code
-//! whose grammar ignores spacing (C, C++, Java, CSS), most spaces left after the whitespace
-//! squeeze sit between a word and a bracket or an operator (`x = f (a, b) ;`), and the token
-//! pass deletes them one test per space. This pass proposes, in one test, the input with every
+//! Main types: [`SqueezeSpaces`] and [`SqueezeLines`], each a [`Pass`]; [`drop_spaces`] and
+//! [`join_lines`] compute their candidates. In code whose grammar ignores spacing (C, C++,
+//! Java, CSS), most spaces left after the whitespace squeeze sit between a word and a bracket
+//! or an operator (`x = f (a, b) ;`), and the token pass deletes them one test per space.
+//! [`SqueezeSpaces`] proposes, in one test, the input with every
 //! run of spaces and tabs deleted unless the bytes on its two sides could join into one token
 //! (two word characters, `a b`; two operator characters, `- -`, `/ *`); newlines stay, so the
 //! line passes keep their units and preprocessor lines stay lines.
