@@ -118,7 +118,9 @@ impl Renames {
         if self.is_empty() {
             return std::borrow::Cow::Borrowed(bytes);
         }
-        std::borrow::Cow::Owned(self.form_with_offsets(bytes).0)
+        let mut out = Vec::with_capacity(bytes.len());
+        self.each_lexeme(bytes, |_, known| out.extend_from_slice(known));
+        std::borrow::Cow::Owned(out)
     }
 
     /// [`Renames::form`], with the offset in it of every offset of `bytes` (an offset inside
@@ -126,21 +128,28 @@ impl Renames {
     pub(crate) fn form_with_offsets(&self, bytes: &[u8]) -> (Vec<u8>, Vec<usize>) {
         let mut out = Vec::with_capacity(bytes.len());
         let mut at = Vec::with_capacity(bytes.len() + 1);
-        for l in crate::lex::lexemes(bytes) {
-            let word = &bytes[l.start..l.end];
-            match self.known_as.get(word) {
-                Some(old) if l.class == crate::lex::Class::Word => {
-                    at.extend(std::iter::repeat_n(out.len(), word.len()));
-                    out.extend_from_slice(old);
-                }
-                _ => {
-                    at.extend(out.len()..out.len() + word.len());
-                    out.extend_from_slice(word);
-                }
+        self.each_lexeme(bytes, |lexeme, known| {
+            if lexeme == known {
+                at.extend(out.len()..out.len() + lexeme.len());
+            } else {
+                at.extend(std::iter::repeat_n(out.len(), lexeme.len()));
             }
-        }
+            out.extend_from_slice(known);
+        });
         at.push(out.len());
         (out, at)
+    }
+
+    /// Calls `f` with each lexeme of `bytes` and the bytes the memory knows it by: its old
+    /// name for a renamed identifier, else the lexeme itself.
+    fn each_lexeme<'a>(&'a self, bytes: &'a [u8], mut f: impl FnMut(&'a [u8], &'a [u8])) {
+        for l in crate::lex::lexemes(bytes) {
+            let lexeme = &bytes[l.start..l.end];
+            match self.known_as.get(lexeme) {
+                Some(old) if l.class == crate::lex::Class::Word => f(lexeme, old),
+                _ => f(lexeme, lexeme),
+            }
+        }
     }
 }
 

@@ -9,7 +9,8 @@
 //! - [`SqueezeWhitespace`]: one candidate with every whitespace run shortened.
 //! - [`StripComments`]: one candidate with every comment deleted.
 //! - [`SqueezeSpaces`]: one candidate with every space that keeps no two tokens apart deleted.
-//! - [`SqueezeLines`]: one candidate with every line break no directive or line comment needs deleted.
+//! - [`SqueezeLines`]: one candidate with every line break that no directive or line comment
+//!   needs deleted.
 //! - [`ShortenIdentifiers`]: one candidate per identifier, renamed to the shortest free name.
 //! - [`DfaPass`]: SAT-backed DFA induction, deleting loops of an inferred automaton.
 //! - [`Hollow`]: empties bracket groups and string literals.
@@ -33,10 +34,10 @@
 //! - [`Gated`]: any of them, run only on inputs where it can pay ([`Needs`]).
 //!
 //! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals, Expressions and
-//! Constructs are
-//! sweeps (`patch.rs`'s `SweepPass`): they state their candidates as patches of the input as
-//! the pass found it, most on the groups of the best's shared [`crate::Nesting`], and test them in one
-//! sweep; LengthAware sweeps too, over the records of the layout it infers.
+//! Constructs are sweeps (`patch.rs`'s `SweepPass`): they state their candidates as patches of
+//! the input as the pass found it, most on the groups of the best's shared [`crate::Nesting`],
+//! and test them in one sweep; LengthAware sweeps too, over the records of the layout it
+//! infers.
 
 mod chunks;
 mod comments;

@@ -44,44 +44,61 @@ fn kind(b: u8) -> u8 {
     }
 }
 
+/// Whether bytes `b` and `a` could join into one token with nothing between them.
+fn could_join(b: u8, a: u8) -> bool {
+    kind(b) == kind(a) && kind(a) < 2
+}
+
+/// `input` with each run of whitespace replaced by what `edit` gives for it (`None` keeps
+/// it). `edit` sees the run, whether the line it starts on is a preprocessor line (`#`
+/// first), and the bytes just before and just after it.
+fn rewrite_whitespace(
+    input: &[u8],
+    mut edit: impl FnMut(&[u8], bool, Option<u8>, Option<u8>) -> Option<Vec<u8>>,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut copied = 0;
+    let (mut line_start, mut directive) = (true, false);
+    for lexeme in lexemes(input) {
+        let text = &input[lexeme.start..lexeme.end];
+        if lexeme.class != Class::Space {
+            if line_start {
+                directive = text[0] == b'#';
+            }
+            // A line comment ends with its newline.
+            line_start = text.ends_with(b"\n");
+            continue;
+        }
+        let around = (
+            input[..lexeme.start].last().copied(),
+            input.get(lexeme.end).copied(),
+        );
+        let replacement = edit(text, directive, around.0, around.1);
+        line_start |= text.contains(&b'\n');
+        if let Some(replacement) = replacement {
+            out.extend_from_slice(&input[copied..lexeme.start]);
+            out.extend_from_slice(&replacement);
+            copied = lexeme.end;
+        }
+    }
+    out.extend_from_slice(&input[copied..]);
+    out
+}
+
 /// `input` with every run of spaces and tabs deleted where the bytes on its two sides cannot
 /// join into one token: one of them is a bracket, `;` or `,`, or one is a word character and
 /// the other an operator. Runs at a line's start or end go too; newlines stay, and so does
 /// every space of a preprocessor line (`#define F (x)` is not `#define F(x)`).
 pub fn drop_spaces(input: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(input.len());
-    let mut copied = 0;
-    let (mut line_start, mut directive) = (true, false);
-    for lexeme in lexemes(input) {
-        if lexeme.class != Class::Space {
-            if line_start {
-                directive = input[lexeme.start] == b'#';
-            }
-            // A line comment ends with its newline.
-            line_start = input[lexeme.end - 1] == b'\n';
-            continue;
-        }
-        let run = &input[lexeme.start..lexeme.end];
+    rewrite_whitespace(input, |run, directive, before, after| {
         let newlines = run.iter().filter(|&&b| b == b'\n').count();
         let keep = if newlines > 0 {
-            line_start = true;
             newlines == run.len()
         } else {
-            directive
-                || match (input[..lexeme.start].last(), input.get(lexeme.end)) {
-                    (Some(&b), Some(&a)) => kind(b) == kind(a) && kind(a) < 2,
-                    _ => false,
-                }
+            directive || matches!((before, after), (Some(b), Some(a)) if could_join(b, a))
         };
-        if keep {
-            continue;
-        }
-        out.extend_from_slice(&input[copied..lexeme.start]);
-        out.extend(std::iter::repeat_n(b'\n', newlines));
-        copied = lexeme.end;
-    }
-    out.extend_from_slice(&input[copied..]);
-    out
+        (!keep).then(|| vec![b'\n'; newlines])
+    })
 }
 
 /// `input` with every line break deleted that no preprocessor line and no line comment needs:
@@ -89,38 +106,24 @@ pub fn drop_spaces(input: &[u8]) -> Vec<u8> {
 /// two sides could join into one token. The newline that ends a `#` line, and the one before
 /// a `#` line, stay; a line comment holds its own newline.
 pub fn join_lines(input: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(input.len());
-    let mut copied = 0;
-    let (mut line_start, mut directive) = (true, false);
-    let all: Vec<_> = lexemes(input).collect();
-    for (k, lexeme) in all.iter().enumerate() {
-        if lexeme.class != Class::Space {
-            if line_start {
-                directive = input[lexeme.start] == b'#';
-            }
-            line_start = input[lexeme.end - 1] == b'\n';
-            continue;
+    rewrite_whitespace(input, |run, directive, before, after| {
+        if !run.contains(&b'\n') || directive || after == Some(b'#') {
+            return None;
         }
-        let run = &input[lexeme.start..lexeme.end];
-        if !run.contains(&b'\n') {
-            continue;
-        }
-        line_start = true;
-        let next = all.get(k + 1).map(|l| input[l.start]);
-        if directive || next == Some(b'#') {
-            continue;
-        }
-        out.extend_from_slice(&input[copied..lexeme.start]);
-        if let (Some(&b), Some(a)) = (input[..lexeme.start].last(), next)
-            && kind(b) == kind(a)
-            && kind(a) < 2
-        {
-            out.push(b' ');
-        }
-        copied = lexeme.end;
-    }
-    out.extend_from_slice(&input[copied..]);
-    out
+        Some(match (before, after) {
+            (Some(b), Some(a)) if could_join(b, a) => b" ".to_vec(),
+            _ => Vec::new(),
+        })
+    })
+}
+
+/// Tests `edit(best)` if it is shorter than the best: the one candidate of these passes.
+fn try_shorter(driver: &mut Driver, edit: fn(&[u8]) -> Vec<u8>) -> Result<(), Stop> {
+    let best = driver.best();
+    let mut candidate = Some(edit(best)).filter(|c| c.len() < best.len());
+    driver
+        .try_candidates(&mut || candidate.take().map(|c| (c, ())))
+        .map(drop)
 }
 
 /// Proposes the input without the spaces that keep no two tokens apart, in one test.
@@ -133,11 +136,7 @@ impl Pass for SqueezeSpaces {
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let best = driver.best().to_vec();
-        let mut candidate = Some(drop_spaces(&best)).filter(|c| c.len() < best.len());
-        driver
-            .try_candidates(&mut || candidate.take().map(|c| (c, ())))
-            .map(drop)
+        try_shorter(driver, drop_spaces)
     }
 }
 
@@ -151,11 +150,7 @@ impl Pass for SqueezeLines {
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-        let best = driver.best().to_vec();
-        let mut candidate = Some(join_lines(&best)).filter(|c| c.len() < best.len());
-        driver
-            .try_candidates(&mut || candidate.take().map(|c| (c, ())))
-            .map(drop)
+        try_shorter(driver, join_lines)
     }
 }
 
