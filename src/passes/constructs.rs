@@ -8,14 +8,27 @@
 //!   deleted, and the `else` part); by the body's contents (the braces gone too); an `if`
 //!   replaced by its `else` body;
 //! - constructor initializer lists: a `(..)` group, a single `:`, then the elements up to a
-//!   `{..}` block (`C(int x) : a(x), b() {`). Candidate: the list deleted from the `:`.
+//!   `{..}` block (`C(int x) : a(x), b() {`). Candidate: the list deleted from the `:`;
+//! - declarations: a function definition (a name, its `(..)` parameters, qualifiers or an
+//!   initializer list, a `{..}` body) deleted from the start of its declaration; each
+//!   parameter's name in a declarator whose parameters are all declarations (`char c` to
+//!   `char`); an initializer (`=` up to the next `,` or `;`, and the `=` alone before a
+//!   `{..}`); a base clause or an enumeration's type (`struct u : v {`, `enum : int {`);
+//! - expressions around a value: a link of a call chain (`.f(x)` or `->f(x)` after a name or
+//!   a call), a named cast's keyword and type (`static_cast<char>(c)` to `(c)`), a `::`
+//!   qualifier (`::printf`, `std::`), a `return` statement, and a specifier (`const`,
+//!   `static`, `virtual`, `override` and the like).
 //!
-//! Each is an edit no deletion of one token or of one run of siblings makes, and that a
-//! reduction of a compile-and-run test keeps needing: a loop that runs once, a condition that
-//! always holds, members that need no initializer. C-Vise's clang_delta passes
-//! (`simplify-if`, `remove-ctor-initializer`) make such edits on the parsed program; these are
-//! found lexically, a few candidates per construct, and tested in one sweep (`patch.rs`), the
-//! one that removes the most first.
+//! Each is an edit that either no deletion of one token or of one run of siblings makes, or
+//! that one makes only in a sweep of every run of up to 8 tokens; a reduction of a
+//! compile-and-run test keeps needing them: a loop that runs once, a condition that always
+//! holds, members that need no initializer, functions nothing calls, a chain link whose
+//! effect the output does not need. C-Vise's clang_delta passes (`simplify-if`,
+//! `remove-ctor-initializer`, `remove-unused-function`, `remove-base-class`) make such edits
+//! on the parsed program; these are found lexically, a few candidates per construct, and
+//! tested in one sweep (`patch.rs`), the one that removes the most first. On the README's job
+//! they find early, in about 160 tests, what a sweep of every token run found only after
+//! thousands (notes/schedule.md, "Declarations, and a find ends a remembering round").
 //!
 //! ```
 //! use myhill::{Constructs, Driver, EvalOptions, FnOracle, Pass};
@@ -31,9 +44,9 @@
 //! ```
 //!
 //! Limits: lexical only: a `while` of a `do .. while (..);` is taken for a loop with an empty
-//! body, a `case x: {` after a parenthesized label for an initializer list; the test rejects
-//! such candidates, at one test each. Inputs of more than [`Constructs::MAX_ELEMENTS`]
-//! elements are left to the other passes.
+//! body, a `case x: {` after a parenthesized label for an initializer list, a macro call
+//! followed by a block for a definition; the test rejects such candidates, at one test each.
+//! Inputs of more than [`Constructs::MAX_ELEMENTS`] elements are left to the other passes.
 
 use super::patch::{Cut, Patch, SweepPass, largest_first};
 use crate::driver::Driver;
@@ -128,6 +141,256 @@ fn initializers(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Pa
     }
 }
 
+/// Words that qualify a declaration and that a reduction can often do without.
+const SPECIFIERS: &[&[u8]] = &[
+    b"const",
+    b"constexpr",
+    b"explicit",
+    b"extern",
+    b"final",
+    b"inline",
+    b"mutable",
+    b"noexcept",
+    b"override",
+    b"register",
+    b"static",
+    b"typename",
+    b"virtual",
+    b"volatile",
+];
+
+/// The named casts: `static_cast<T>(x)` can become `(x)`.
+const CASTS: &[&[u8]] = &[
+    b"static_cast",
+    b"const_cast",
+    b"reinterpret_cast",
+    b"dynamic_cast",
+];
+
+/// Words before a `(..)` group that make it no function's parameters.
+const NOT_A_FUNCTION: &[&[u8]] = &[
+    b"if",
+    b"for",
+    b"while",
+    b"switch",
+    b"catch",
+    b"return",
+    b"sizeof",
+    b"alignof",
+    b"decltype",
+    b"noexcept",
+    b"throw",
+    b"new",
+    b"delete",
+    b"else",
+    b"do",
+];
+
+fn is_word(text: &[u8]) -> bool {
+    text.first()
+        .is_some_and(|&b| crate::lex::is_word_byte(b) && !b.is_ascii_digit())
+}
+
+/// Where a deletion of element `k` ends: the whitespace after it goes too, unless it holds
+/// a newline (so the bytes match those of the token sweeps' deletion of the same element).
+fn gap_end(input: &[u8], seq: &[(usize, usize)], k: usize) -> usize {
+    let end = seq[k].1;
+    match seq.get(k + 1) {
+        Some(&(next, _)) if !input[end..next].contains(&b'\n') => next,
+        _ => end,
+    }
+}
+
+/// A function definition whose parameters are element `k` of `seq` (a `(..)` group): the
+/// name before it, qualifiers and a constructor's initializer list after it, then a `{..}`
+/// body. Candidate: the definition deleted from the start of its declaration (after the last
+/// `;`, block, access label or directive line before it).
+fn definition(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    if k == 0 || !is_word(text(k - 1)) || NOT_A_FUNCTION.contains(&text(k - 1)) {
+        return;
+    }
+    let mut body = k + 1;
+    while body < seq.len() && (SPECIFIERS.contains(&text(body)) || text(body) == b"&") {
+        body += 1;
+    }
+    if body < seq.len()
+        && text(body) == b":"
+        && seq.get(body + 1).is_none_or(|_| text(body + 1) != b":")
+    {
+        // A constructor's initializer list, up to the body.
+        let Some(b) = (body + 1..seq.len()).find(|&i| text(i) == b";" || is_group(text(i), b'{'))
+        else {
+            return;
+        };
+        body = b;
+    }
+    if body >= seq.len() || !is_group(text(body), b'{') {
+        return;
+    }
+    let mut start = k - 1;
+    while start > 0 {
+        let before = text(start - 1);
+        let label = before == b":"
+            && start >= 2
+            && matches!(text(start - 2), b"public" | b"private" | b"protected");
+        if before == b";" || is_group(before, b'{') || is_group(before, b'(') || label {
+            break;
+        }
+        if before == b":" && !(start >= 2 && text(start - 2) == b":") {
+            // A member's initializer in a constructor's list, or a base: no declaration.
+            return;
+        }
+        if before == b"=" || before == b"," {
+            // An initializer or a list, not a declaration of its own.
+            return;
+        }
+        if before == b"#" {
+            // A directive line ends at its newline: the declaration starts on the next line.
+            start = (start..k)
+                .find(|&i| input[seq[i - 1].1..seq[i].0].contains(&b'\n'))
+                .unwrap_or(k - 1);
+            break;
+        }
+        start -= 1;
+    }
+    out.extend(delete(seq[start].0, seq[body].1));
+}
+
+/// In the parameters `params` of a function's declarator (a `(..)` group after a name), each
+/// parameter's name deleted (`char c` to `char`): a definition whose body does not use a
+/// parameter, or a declaration, needs none. Only where every parameter is a declaration
+/// (words, `*`, `&`, `::`, at least two elements, a name last): arguments of a call are not.
+fn parameter_names(input: &[u8], params: &[(usize, usize)], out: &mut Vec<Patch>) {
+    let text = |i: usize| &input[params[i].0..params[i].1];
+    let declares = |r: std::ops::Range<usize>| {
+        r.len() >= 2
+            && is_word(text(r.end - 1))
+            && r.clone()
+                .all(|i| is_word(text(i)) || matches!(text(i), b"*" | b"&" | b":"))
+    };
+    let mut names = Vec::new();
+    let mut first = 0;
+    for i in 0..=params.len() {
+        if i < params.len() && text(i) != b"," {
+            continue;
+        }
+        if !declares(first..i) {
+            return;
+        }
+        names.push(i - 1);
+        first = i + 1;
+    }
+    for n in names {
+        out.extend(delete(params[n].0, params[n].1));
+    }
+}
+
+/// An initializer: `=` and what follows it up to the next `,` or `;` (`int x=3;` to
+/// `int x;`, `enum{a=1,b}` to `enum{a,b}`), but not a comparison or a compound assignment.
+fn initializer(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    let operator = |t: &[u8]| t.len() == 1 && b"=!<>+-*/%&|^".contains(&t[0]);
+    if k == 0 || operator(text(k - 1)) || text(k - 1) == b"operator" {
+        return;
+    }
+    let end = (k + 1..seq.len())
+        .find(|&i| matches!(text(i), b"," | b";"))
+        .unwrap_or(seq.len());
+    if end > k + 1 && !operator(text(k + 1)) {
+        out.extend(delete(seq[k].0, seq[end - 1].1));
+        if is_group(text(k + 1), b'{') {
+            // `T x={..};` to `T x{..};`.
+            out.extend(delete(seq[k].0, seq[k].1));
+        }
+    }
+}
+
+/// A base clause or an enumeration's type: the `:` after `struct x`, `class x`, `enum` or
+/// `enum x` up to the `{..}` body, deleted (`struct u:ag{` to `struct u{`).
+fn bases(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    let key = |i: usize| matches!(text(i), b"struct" | b"class" | b"union" | b"enum");
+    let after_key = (k >= 1 && key(k - 1)) || (k >= 2 && key(k - 2) && is_word(text(k - 1)));
+    if !after_key || (k + 1 < seq.len() && text(k + 1) == b":") {
+        return;
+    }
+    let Some(body) = (k + 1..seq.len()).find(|&i| {
+        let t = text(i);
+        t == b";" || t == b"=" || is_group(t, b'{') || is_group(t, b'(')
+    }) else {
+        return;
+    };
+    if body > k + 1 && is_group(text(body), b'{') {
+        out.extend(delete(seq[k].0, seq[body].0));
+    }
+}
+
+/// A `::` qualifier deleted: the global one (`::printf` to `printf`), or a scope and its
+/// `::` (`std::size_t` to `size_t`). `k` is the first `:`.
+fn qualifier(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    let double = k + 1 < seq.len() && text(k + 1) == b":" && seq[k].1 == seq[k + 1].0;
+    if !double || (k >= 1 && text(k - 1) == b":") || k + 2 >= seq.len() || !is_word(text(k + 2)) {
+        return;
+    }
+    let scope = k >= 1 && is_word(text(k - 1)) && seq[k - 1].1 == seq[k].0;
+    let from = if scope { seq[k - 1].0 } else { seq[k].0 };
+    out.extend(delete(from, seq[k + 1].1));
+}
+
+/// A call taken out of a chain: `.f(x)` or `->f(x)` after a name or a call
+/// (`q.a(x).b(y);` to `q.a(x);` or `q.b(y);`).
+fn chain_link(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    let name = match text(k) {
+        b"." => k + 1,
+        _ if k + 1 < seq.len() && text(k + 1) == b">" => k + 2,
+        _ => return,
+    };
+    let after_value = k >= 1 && {
+        let t = text(k - 1);
+        is_word(t) || is_group(t, b'(') || is_group(t, b'[')
+    };
+    if after_value && name + 1 < seq.len() && is_word(text(name)) && is_group(text(name + 1), b'(')
+    {
+        out.extend(delete(seq[k].0, seq[name + 1].1));
+    }
+}
+
+/// A named cast's keyword and type deleted, its operand kept (`static_cast<char>(c)` to
+/// `(c)`).
+fn cast(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    let mut depth = 0usize;
+    let mut close = None;
+    for i in k + 1..seq.len() {
+        let t = text(i);
+        if i == k + 1 && t.len() > 1 && t.starts_with(b"<") && t.ends_with(b">") {
+            // Read as one markup tag.
+            close = Some(i);
+            break;
+        }
+        match t {
+            b"<" => depth += 1,
+            b">" if depth == 1 => {
+                close = Some(i);
+                break;
+            }
+            b">" => depth = depth.saturating_sub(1),
+            b";" => break,
+            _ if i == k + 1 => break,
+            _ => {}
+        }
+    }
+    if let Some(c) = close
+        && c + 1 < seq.len()
+        && is_group(text(c + 1), b'(')
+    {
+        out.extend(delete(seq[k].0, seq[c].1));
+    }
+}
+
 /// The candidates on `s`'s input, the one that removes the most first.
 fn candidates(s: &Nesting) -> Vec<Patch> {
     let input = s.input();
@@ -135,12 +398,42 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
     if total > Constructs::MAX_ELEMENTS {
         return Vec::new();
     }
+    let inside: std::collections::HashMap<usize, usize> = s
+        .groups()
+        .iter()
+        .enumerate()
+        .map(|(g, group)| (group.open.0, g + 1))
+        .collect();
     let mut out = Vec::new();
     for seq in s.sequences() {
+        let text = |i: usize| &input[seq[i].0..seq[i].1];
         for k in 0..seq.len() {
-            match &input[seq[k].0..seq[k].1] {
+            match text(k) {
                 b"if" | b"for" | b"while" | b"switch" => control(input, seq, k, &mut out),
-                b":" => initializers(input, seq, k, &mut out),
+                b":" => {
+                    initializers(input, seq, k, &mut out);
+                    bases(input, seq, k, &mut out);
+                    qualifier(input, seq, k, &mut out);
+                }
+                b"=" => initializer(input, seq, k, &mut out),
+                b"." | b"-" => chain_link(input, seq, k, &mut out),
+                b"return" => out.extend(
+                    statement_end(input, seq, k).and_then(|e| delete(seq[k].0, seq[e - 1].1)),
+                ),
+                t if CASTS.contains(&t) => cast(input, seq, k, &mut out),
+                t if SPECIFIERS.contains(&t) => {
+                    out.extend(delete(seq[k].0, gap_end(input, seq, k)))
+                }
+                t if is_group(t, b'(') => {
+                    definition(input, seq, k, &mut out);
+                    let named = k > 0 && is_word(text(k - 1));
+                    if named
+                        && !NOT_A_FUNCTION.contains(&text(k - 1))
+                        && let Some(&params) = inside.get(&seq[k].0)
+                    {
+                        parameter_names(input, &s.sequences()[params], &mut out);
+                    }
+                }
                 _ => {}
             }
         }
@@ -192,8 +485,9 @@ mod tests {
             r.contains(&"struct C{C(int x){}int a,b;public:};".to_string()),
             "{r:?}"
         );
+        // `std::` is a qualifier, not a list: the definition, the `return` and the qualifier go.
         let r = results("int f(){return std::g(1);}");
-        assert!(r.is_empty(), "{r:?}");
+        assert_eq!(r, ["", "int f(){}", "int f(){return g(1);}"]);
     }
 
     #[test]
@@ -209,5 +503,70 @@ mod tests {
                 );
             }
         }
+    }
+    #[test]
+    fn a_function_definition_goes_whole_from_the_start_of_its_declaration() {
+        let r =
+            results("struct S{int a;char*f()const{return 0;}S():a(1){}public:void g(int x){}};");
+        for want in [
+            "struct S{int a;S():a(1){}public:void g(int x){}};",
+            "struct S{int a;char*f()const{return 0;}public:void g(int x){}};",
+            "struct S{int a;char*f()const{return 0;}S():a(1){}public:};",
+        ] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
+        // A member initializer `a(1){}` is no definition of its own, nor is a loop.
+        assert!(!r.contains(
+            &"struct S{int a;char*f()const{return 0;}S()public:void g(int x){}};".to_string()
+        ));
+        let r = results("#include <x>\nint f(){}");
+        assert!(r.contains(&"#include <x>\n".to_string()), "{r:?}");
+    }
+
+    #[test]
+    fn links_of_a_call_chain_casts_and_qualifiers_go_one_at_a_time() {
+        let r = results("f(){q.a(x).b(y);c=static_cast<char>(d);::g(std::h);}");
+        for want in [
+            "f(){q.b(y);c=static_cast<char>(d);::g(std::h);}",
+            "f(){q.a(x);c=static_cast<char>(d);::g(std::h);}",
+            "f(){q.a(x).b(y);c=(d);::g(std::h);}",
+            "f(){q.a(x).b(y);c=static_cast<char>(d);g(std::h);}",
+            "f(){q.a(x).b(y);c=static_cast<char>(d);::g(h);}",
+        ] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
+        let r = results("virtual void f() const override;");
+        for want in [
+            "void f() const override;",
+            "virtual void f() override;",
+            "virtual void f() const ;",
+        ] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
+    }
+
+    #[test]
+    fn initializers_bases_and_parameter_names_go_but_not_comparisons_or_arguments() {
+        let r = results("enum:int{a=1,b};struct u:v{};int x={1};void f(char c,int*p);g(a,b);");
+        for want in [
+            "enum{a=1,b};struct u:v{};int x={1};void f(char c,int*p);g(a,b);",
+            "enum:int{a,b};struct u:v{};int x={1};void f(char c,int*p);g(a,b);",
+            "enum:int{a=1,b};struct u{};int x={1};void f(char c,int*p);g(a,b);",
+            "enum:int{a=1,b};struct u:v{};int x;void f(char c,int*p);g(a,b);",
+            "enum:int{a=1,b};struct u:v{};int x{1};void f(char c,int*p);g(a,b);",
+            "enum:int{a=1,b};struct u:v{};int x={1};void f(char ,int*p);g(a,b);",
+            "enum:int{a=1,b};struct u:v{};int x={1};void f(char c,int*);g(a,b);",
+        ] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
+        // Arguments of a call are not parameters; a comparison keeps its `=`.
+        assert!(
+            !r.iter()
+                .any(|c| c.ends_with("g(a,);") || c.ends_with("g(,b);")),
+            "{r:?}"
+        );
+        // Only the definition and the `if`'s own candidates.
+        let r = results("f(){if(a==b)c+=1;}");
+        assert_eq!(r, ["", "f(){}", "f(){c+=1;}"]);
     }
 }
