@@ -328,13 +328,15 @@ impl<'o> Reduction<'o> {
                     let rollbacks = self.rollbacks;
                     let mut paid = vec![false; n];
                     let mut skipped_any = false;
-                    let complete = round.thoroughness == Thoroughness::Complete;
+                    let thorough = round.thoroughness != Thoroughness::Patient;
                     for (at, &i) in round.order.iter().enumerate() {
-                        if complete && schedule.to_fixpoint && paid.contains(&true) {
-                            // A find ends a complete round: the next one tests every candidate
-                            // again on the new best, and the patient rounds between retry
-                            // what the find changed for a fraction of the cost, so the passes
-                            // left would test candidates on a best that may soon change.
+                        if thorough && schedule.to_fixpoint && paid.contains(&true) {
+                            // A find ends a remembering or complete round (they run the
+                            // cheapest pass first): the patient rounds after it retry what the
+                            // find changed and what it frees in turn, for a fraction of the
+                            // cost, so the costlier passes left would test candidates on a
+                            // best that may soon change, and the next complete round tests
+                            // every candidate again anyway.
                             break;
                         }
                         let start = self.driver.best_shared();

@@ -167,8 +167,8 @@ struct LastRun {
 /// A full patient round that changes nothing is followed by a remembering one, which runs
 /// every pass that remembers failures too (it retries only what changed around), then by a
 /// complete one; a complete round that changes nothing ends the run.
-/// Any change goes back to patient rounds (the reduction ends a complete round at its first
-/// find); so does a rollback, with every pass.
+/// Any change goes back to patient rounds (the reduction ends a remembering or complete round
+/// at its first find); so does a rollback, with every pass.
 #[derive(Clone, Debug)]
 pub struct Planner {
     /// Per pass, decayed (bytes removed, tests).
@@ -363,7 +363,7 @@ impl Planner {
         } else {
             // Remembering and complete rounds come when few finds are left: the cheapest pass
             // first, so that a find comes after as few tests as it can. A find sends the run
-            // back to patient rounds (it ends a complete round), and the next complete round
+            // back to patient rounds (it ends the round), and the next complete round
             // tests again every candidate tested before it.
             order.sort_by_key(|&i| self.whole_run_cost(i));
         }

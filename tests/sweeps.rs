@@ -214,15 +214,21 @@ fn a_renaming_does_not_make_the_sweeps_test_again_what_failed_with_the_old_names
     assert_eq!(complete.len(), 7, "{complete:?}");
 }
 
-/// One line of [`Logged`]'s log: the pass, whether its round was complete, the best it saw.
-type RunLog = std::sync::Arc<Mutex<Vec<(&'static str, bool, Vec<u8>)>>>;
+/// One line of [`Logged`]'s log: the pass, its round's sweep mode, the best it saw.
+type RunLog = std::sync::Arc<Mutex<Vec<(&'static str, SweepMode, Vec<u8>)>>>;
 
-/// A pass that logs every run; `finds` deletes a trailing `!` in a complete round only (a
-/// deletion a far change made possible, which the memory skipped until then), the other one
-/// tests three deletions that fail.
+/// The sweep mode of a remembering round.
+const REMEMBERING: SweepMode = SweepMode {
+    remember: true,
+    patience: None,
+};
+
+/// A pass that logs every run; with `finds`, it deletes a trailing `!` only in a round of
+/// that sweep mode (a deletion a far change made possible, which the memory skipped until
+/// then); without, it tests three deletions that fail.
 struct Logged {
     name: &'static str,
-    finds: bool,
+    finds: Option<SweepMode>,
     log: RunLog,
 }
 
@@ -232,18 +238,19 @@ impl Pass for Logged {
     }
 
     fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
-        let complete = driver.sweep_mode() == SweepMode::default();
+        let mode = driver.sweep_mode();
         let best = driver.best().to_vec();
         self.log
             .lock()
             .unwrap()
-            .push((self.name, complete, best.clone()));
-        if self.finds && !complete && best.ends_with(b"!") {
+            .push((self.name, mode, best.clone()));
+        let finding = self.finds == Some(mode);
+        if self.finds.is_some() && !finding && best.ends_with(b"!") {
             // Skipped as failed in the same context, as a remembering sweep would.
             driver.count(Counter::SweepRemembered, 1);
         }
-        let mut candidates: Vec<Vec<u8>> = if self.finds {
-            (complete && best.ends_with(b"!"))
+        let mut candidates: Vec<Vec<u8>> = if self.finds.is_some() {
+            (finding && best.ends_with(b"!"))
                 .then(|| best[..best.len() - 1].to_vec())
                 .into_iter()
                 .collect()
@@ -266,12 +273,12 @@ fn a_find_ends_the_complete_round_and_the_passes_after_it_wait_for_the_next() {
         passes: vec![
             Box::new(Logged {
                 name: "probe",
-                finds: false,
+                finds: None,
                 log: log.clone(),
             }),
             Box::new(Logged {
                 name: "finder",
-                finds: true,
+                finds: Some(SweepMode::default()),
                 log: log.clone(),
             }),
         ],
@@ -284,10 +291,16 @@ fn a_find_ends_the_complete_round_and_the_passes_after_it_wait_for_the_next() {
     // The complete round runs the cheaper pass first: the finder, which tested nothing yet.
     let find = log
         .iter()
-        .position(|(name, complete, best)| *name == "finder" && *complete && best == b"keep!")
+        .position(|(name, mode, best)| {
+            *name == "finder" && *mode == SweepMode::default() && best == b"keep!"
+        })
         .expect("the finder ran in a complete round");
     assert_ne!(log[find + 1].0, "probe", "{log:?}");
-    assert!(!log[find + 1].1, "the next round is not complete: {log:?}");
+    assert_ne!(
+        log[find + 1].1,
+        SweepMode::default(),
+        "the next round is not complete: {log:?}"
+    );
     // The run still ends with a round of both passes on the final best that finds nothing
     // and skips nothing: every candidate tested on the result.
     let last: Vec<_> = log[log.len() - 2..]
@@ -297,5 +310,97 @@ fn a_find_ends_the_complete_round_and_the_passes_after_it_wait_for_the_next() {
     assert_eq!(
         last,
         [("finder", b"keep".to_vec()), ("probe", b"keep".to_vec())]
+    );
+}
+
+/// A pass that replaces a trailing `?` by `!` in a remembering round only (elsewhere the
+/// memory skips it), logging every run.
+struct RememberingFinder(RunLog);
+
+impl Pass for RememberingFinder {
+    fn name(&self) -> String {
+        "finder".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
+        let (mode, best) = (driver.sweep_mode(), driver.best().to_vec());
+        self.0.lock().unwrap().push(("finder", mode, best.clone()));
+        let Some(stem) = best.strip_suffix(b"?") else {
+            return Ok(());
+        };
+        if mode != REMEMBERING {
+            driver.count(Counter::SweepRemembered, 1);
+            return Ok(());
+        }
+        let mut candidate = Some(([stem, b"!"].concat(), ()));
+        driver.try_candidates(&mut || candidate.take()).map(drop)
+    }
+}
+
+/// A pass that tests nothing, so it runs first in every round: its log lines mark the rounds.
+struct RoundMarker(RunLog);
+
+impl Pass for RoundMarker {
+    fn name(&self) -> String {
+        "round".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
+        let (mode, best) = (driver.sweep_mode(), driver.best().to_vec());
+        self.0.lock().unwrap().push(("round", mode, best));
+        Ok(())
+    }
+}
+
+/// A sweep that finds nothing (so it remembers its failures), logging every run.
+struct SweepProbe(RunLog);
+
+impl Pass for SweepProbe {
+    fn name(&self) -> String {
+        "probe".into()
+    }
+
+    fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
+        let (mode, best) = (driver.sweep_mode(), driver.best().to_vec());
+        self.0.lock().unwrap().push(("probe", mode, best));
+        ShortIntervals.run(driver)
+    }
+}
+
+#[test]
+fn a_find_ends_a_remembering_round_too_and_the_costlier_passes_wait() {
+    let log = RunLog::default();
+    let oracle = FnOracle::new(|c: &[u8]| c == b"keep?" || c == b"keep!");
+    let mut schedule = Schedule {
+        passes: vec![
+            Box::new(RoundMarker(log.clone())),
+            Box::new(SweepProbe(log.clone())),
+            Box::new(RememberingFinder(log.clone())),
+        ],
+        to_fixpoint: true,
+    };
+    let mut reduction = Reduction::new(b"keep?".to_vec(), &oracle, ReduceOptions::default());
+    assert_eq!(reduction.run(&mut schedule).unwrap().best, b"keep!");
+    let log = log.lock().unwrap();
+    // The remembering round runs the cheaper pass first (the finder tested nothing yet); its
+    // find ends the round: the probe sweeps the new best only in a later round.
+    let find = log
+        .iter()
+        .position(|(name, mode, best)| {
+            *name == "finder" && *mode == REMEMBERING && best == b"keep?"
+        })
+        .expect("the finder ran in a remembering round");
+    assert_eq!(log[find + 1].0, "round", "{log:?}");
+    // The run still ends with a complete round of both passes on the final best.
+    let last_round = log.iter().rposition(|line| line.0 == "round").unwrap();
+    let mut last: Vec<_> = log[last_round + 1..].to_vec();
+    last.sort_by_key(|line| line.0);
+    assert_eq!(
+        last,
+        [
+            ("finder", SweepMode::default(), b"keep!".to_vec()),
+            ("probe", SweepMode::default(), b"keep!".to_vec())
+        ],
+        "{log:?}"
     );
 }
