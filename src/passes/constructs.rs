@@ -12,12 +12,15 @@
 //! - declarations: a function definition (a name, its `(..)` parameters, qualifiers or an
 //!   initializer list, a `{..}` body) deleted from the start of its declaration; each
 //!   parameter's name in a declarator whose parameters are all declarations (`char c` to
-//!   `char`); an initializer (`=` up to the next `,` or `;`, and the `=` alone before a
-//!   `{..}`); a base clause or an enumeration's type (`struct u : v {`, `enum : int {`);
+//!   `char`); a parameter together with the argument in its place at every `name(..)` of the
+//!   function; an initializer (`=` up to the next `,` or `;`, and the `=` alone before a
+//!   `{..}`); a base clause or an enumeration's type (`struct u : v {`, `enum : int {`); for
+//!   a name that occurs once in the input, its item in a list (`j,` in `enum{d,j,l}`) and the
+//!   declaration it ends (`int a;`);
 //! - expressions around a value: a link of a call chain (`.f(x)` or `->f(x)` after a name or
 //!   a call), a named cast's keyword and type (`static_cast<char>(c)` to `(c)`), a `::`
-//!   qualifier (`::printf`, `std::`), a `return` statement, and a specifier (`const`,
-//!   `static`, `virtual`, `override` and the like).
+//!   qualifier (`::printf`, `std::`), a `return` statement, `++` and `--`, and a specifier
+//!   (`const`, `static`, `virtual`, `override` and the like).
 //!
 //! Each is an edit that either no deletion of one token or of one run of siblings makes, or
 //! that one makes only in a sweep of every run of up to 8 tokens; a reduction of a
@@ -204,11 +207,11 @@ fn gap_end(input: &[u8], seq: &[(usize, usize)], k: usize) -> usize {
 /// A function definition whose parameters are element `k` of `seq` (a `(..)` group): the
 /// name before it, qualifiers and a constructor's initializer list after it, then a `{..}`
 /// body. Candidate: the definition deleted from the start of its declaration (after the last
-/// `;`, block, access label or directive line before it).
-fn definition(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
+/// `;`, block, access label or directive line before it). Returns whether it is one.
+fn definition(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) -> bool {
     let text = |i: usize| &input[seq[i].0..seq[i].1];
     if k == 0 || !is_word(text(k - 1)) || NOT_A_FUNCTION.contains(&text(k - 1)) {
-        return;
+        return false;
     }
     let mut body = k + 1;
     while body < seq.len() && (SPECIFIERS.contains(&text(body)) || text(body) == b"&") {
@@ -221,12 +224,12 @@ fn definition(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patc
         // A constructor's initializer list, up to the body.
         let Some(b) = (body + 1..seq.len()).find(|&i| text(i) == b";" || is_group(text(i), b'{'))
         else {
-            return;
+            return false;
         };
         body = b;
     }
     if body >= seq.len() || !is_group(text(body), b'{') {
-        return;
+        return false;
     }
     let mut start = k - 1;
     while start > 0 {
@@ -239,11 +242,11 @@ fn definition(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patc
         }
         if before == b":" && !(start >= 2 && text(start - 2) == b":") {
             // A member's initializer in a constructor's list, or a base: no declaration.
-            return;
+            return false;
         }
         if before == b"=" || before == b"," {
             // An initializer or a list, not a declaration of its own.
-            return;
+            return false;
         }
         if before == b"#" {
             // A directive line ends at its newline: the declaration starts on the next line.
@@ -255,6 +258,7 @@ fn definition(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patc
         start -= 1;
     }
     out.extend(delete(seq[start].0, seq[body].1));
+    true
 }
 
 /// In the parameters `params` of a function's declarator (a `(..)` group after a name), each
@@ -391,6 +395,32 @@ fn cast(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
     }
 }
 
+/// A declaration of a name used nowhere else (element `k` is its one occurrence): the name
+/// deleted as an item of a list, with its initializer and a `,` (`enum{a,b=2,c}` to
+/// `enum{a,c}`), and the declaration it ends deleted whole, up to its `;` (`int b;`).
+fn unused(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    let item_end = (k + 1..seq.len())
+        .find(|&i| matches!(text(i), b"," | b";"))
+        .unwrap_or(seq.len());
+    let item_start = (0..k)
+        .rev()
+        .find(|&i| matches!(text(i), b"," | b";"))
+        .map_or(0, |i| i + 1);
+    if item_start == k && item_end < seq.len() && text(item_end) == b"," {
+        out.extend(delete(seq[k].0, gap_end(input, seq, item_end)));
+    } else if item_start == k && item_end == seq.len() && k > 0 && text(k - 1) == b"," {
+        out.extend(delete(seq[k - 1].0, seq[item_end - 1].1));
+    }
+    let start = (0..k)
+        .rev()
+        .find(|&i| text(i) == b";" || is_group(text(i), b'{') || text(i) == b":")
+        .map_or(0, |i| i + 1);
+    if item_end < seq.len() && text(item_end) == b";" && start < k {
+        out.extend(delete(seq[start].0, gap_end(input, seq, item_end)));
+    }
+}
+
 /// The candidates on `s`'s input, the one that removes the most first.
 fn candidates(s: &Nesting) -> Vec<Patch> {
     let input = s.input();
@@ -404,10 +434,27 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
         .enumerate()
         .map(|(g, group)| (group.open.0, g + 1))
         .collect();
+    let mut uses: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
+    for l in s.lexemes() {
+        if l.class == crate::lex::Class::Word {
+            *uses.entry(&input[l.start..l.end]).or_default() += 1;
+        }
+    }
     let mut out = Vec::new();
+    // Functions defined (name, where their parameters open), and every `name(..)`.
+    let mut defined: Vec<(&[u8], usize)> = Vec::new();
+    let mut applied: std::collections::HashMap<&[u8], Vec<usize>> = Default::default();
     for seq in s.sequences() {
         let text = |i: usize| &input[seq[i].0..seq[i].1];
+        for (k, pair) in seq.windows(2).enumerate() {
+            if is_group(text(k + 1), b'(') && is_word(text(k)) {
+                applied.entry(text(k)).or_default().push(pair[1].0);
+            }
+        }
         for k in 0..seq.len() {
+            if is_word(text(k)) && uses.get(text(k)) == Some(&1) {
+                unused(input, seq, k, &mut out);
+            }
             match text(k) {
                 b"if" | b"for" | b"while" | b"switch" => control(input, seq, k, &mut out),
                 b":" => {
@@ -416,6 +463,10 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
                     qualifier(input, seq, k, &mut out);
                 }
                 b"=" => initializer(input, seq, k, &mut out),
+                b"+" | b"-" if k + 1 < seq.len() && text(k + 1) == text(k) => {
+                    // An increment or a decrement: `a++` to `a`.
+                    out.extend(delete(seq[k].0, seq[k + 1].1));
+                }
                 b"." | b"-" => chain_link(input, seq, k, &mut out),
                 b"return" => out.extend(
                     statement_end(input, seq, k).and_then(|e| delete(seq[k].0, seq[e - 1].1)),
@@ -425,7 +476,9 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
                     out.extend(delete(seq[k].0, gap_end(input, seq, k)))
                 }
                 t if is_group(t, b'(') => {
-                    definition(input, seq, k, &mut out);
+                    if definition(input, seq, k, &mut out) {
+                        defined.push((text(k - 1), seq[k].0));
+                    }
                     let named = k > 0 && is_word(text(k - 1));
                     if named
                         && !NOT_A_FUNCTION.contains(&text(k - 1))
@@ -438,7 +491,74 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
             }
         }
     }
+    for (name, params) in defined {
+        let sequence = |open: &usize| inside.get(open).map(|&i| s.sequences()[i].as_slice());
+        let groups: Vec<&[(usize, usize)]> = applied[name].iter().filter_map(sequence).collect();
+        if let Some(own) = sequence(&params) {
+            parameter_with_arguments(input, own, &groups, &mut out);
+        }
+    }
     largest_first(out)
+}
+
+/// The items of a `(..)` group's sequence, as ranges of its element indices, split at `,`;
+/// `None` if one is empty.
+fn items(input: &[u8], seq: &[(usize, usize)]) -> Option<Vec<(usize, usize)>> {
+    if seq.is_empty() {
+        return Some(Vec::new());
+    }
+    let mut out = Vec::new();
+    let mut first = 0;
+    for i in 0..=seq.len() {
+        if i == seq.len() || &input[seq[i].0..seq[i].1] == b"," {
+            if i == first {
+                return None;
+            }
+            out.push((first, i));
+            first = i + 1;
+        }
+    }
+    Some(out)
+}
+
+/// A parameter of a function deleted together with the argument in its place at every
+/// `name(..)` of the function (`f(int a,int b)` and `f(1,2)` to `f(int a)` and `f(1)`), where
+/// every one of them has as many items as the definition (`own`): one edit that no deletion
+/// of one run makes, and what a reduction needs once a parameter is unused.
+fn parameter_with_arguments(
+    input: &[u8],
+    own: &[(usize, usize)],
+    applications: &[&[(usize, usize)]],
+    out: &mut Vec<Patch>,
+) {
+    let Some(count) = items(input, own).map(|l| l.len()) else {
+        return;
+    };
+    let Some(lists) = applications
+        .iter()
+        .map(|seq| items(input, seq).map(|l| (*seq, l)))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return;
+    };
+    if count == 0 || lists.len() < 2 || lists.iter().any(|(_, l)| l.len() != count) {
+        return;
+    }
+    for i in 0..count {
+        let cuts = lists.iter().map(|(seq, list)| {
+            let (first, end) = list[i];
+            if i + 1 < count {
+                // The item and the `,` after it, up to the next item.
+                Cut::delete(seq[first].0, seq[list[i + 1].0].0)
+            } else if i > 0 {
+                // The last item and the `,` before it.
+                Cut::delete(seq[list[i - 1].1].0, seq[end - 1].1)
+            } else {
+                Cut::delete(seq[first].0, seq[end - 1].1)
+            }
+        });
+        out.extend(Patch::of(cuts.collect()));
+    }
 }
 
 impl SweepPass for Constructs {
@@ -568,5 +688,31 @@ mod tests {
         // Only the definition and the `if`'s own candidates.
         let r = results("f(){if(a==b)c+=1;}");
         assert_eq!(r, ["", "f(){}", "f(){c+=1;}"]);
+    }
+    #[test]
+    fn a_parameter_goes_with_its_argument_at_every_call() {
+        let r = results("int f(int a,int b){return a;}int g(){return f(1,2)+f(3,4);}");
+        for want in [
+            "int f(int b){return a;}int g(){return f(2)+f(4);}",
+            "int f(int a){return a;}int g(){return f(1)+f(3);}",
+        ] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
+        // Not where a call has another number of arguments.
+        let r = results("int f(int a,int b=0){return a;}int g(){return f(1);}");
+        assert!(!r.iter().any(|c| c.contains("f(int a)")), "{r:?}");
+    }
+
+    #[test]
+    fn a_name_used_once_goes_with_its_declaration_and_increments_go() {
+        let r = results("enum{a,b=2,c};int x;int y;f(){g(c,y);y++;}");
+        for want in [
+            "enum{a,c};int x;int y;f(){g(c,y);y++;}",
+            "enum{b=2,c};int x;int y;f(){g(c,y);y++;}",
+            "enum{a,b=2,c};int y;f(){g(c,y);y++;}",
+            "enum{a,b=2,c};int x;int y;f(){g(c,y);y;}",
+        ] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
     }
 }
