@@ -19,8 +19,9 @@
 //!   declaration it ends (`int a;`);
 //! - expressions around a value: a link of a call chain (`.f(x)` or `->f(x)` after a name or
 //!   a call), a named cast's keyword and type (`static_cast<char>(c)` to `(c)`), a `::`
-//!   qualifier (`::printf`, `std::`), a `return` statement, `++` and `--`, and a specifier
-//!   (`const`, `static`, `virtual`, `override` and the like).
+//!   qualifier (`::printf`, `std::`), a `return` statement, `++` and `--`, a specifier
+//!   (`const`, `static`, `virtual`, `override` and the like), and an index by a name replaced
+//!   by the first element's (`x[i]` to `x[0]`: a loop that runs once keeps only that).
 //!
 //! Each is an edit that either no deletion of one token or of one run of siblings makes, or
 //! that one makes only in a sweep of every run of up to 8 tokens; a reduction of a
@@ -441,6 +442,8 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
         }
     }
     let mut out = Vec::new();
+    // Indexes by a name, to `0`: they remove next to nothing, so they come last.
+    let mut indexes = Vec::new();
     // Functions defined (name, where their parameters open), and every `name(..)`.
     let mut defined: Vec<(&[u8], usize)> = Vec::new();
     let mut applied: std::collections::HashMap<&[u8], Vec<usize>> = Default::default();
@@ -472,6 +475,18 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
                     statement_end(input, seq, k).and_then(|e| delete(seq[k].0, seq[e - 1].1)),
                 ),
                 t if CASTS.contains(&t) => cast(input, seq, k, &mut out),
+                t if is_group(t, b'[') && k > 0 => {
+                    // An index by a name to the first element: `x[i]` to `x[0]`.
+                    let inner = &t[1..t.len() - 1];
+                    if is_word(inner) && inner.iter().all(|&b| crate::lex::is_word_byte(b)) {
+                        indexes.extend(Patch::of(vec![Cut {
+                            start: seq[k].0 + 1,
+                            end: seq[k].1 - 1,
+                            with: b"0".to_vec(),
+                            adjust: None,
+                        }]));
+                    }
+                }
                 t if SPECIFIERS.contains(&t) => {
                     out.extend(delete(seq[k].0, gap_end(input, seq, k)))
                 }
@@ -498,7 +513,10 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
             parameter_with_arguments(input, own, &groups, &mut out);
         }
     }
-    largest_first(out)
+    let mut out = largest_first(out);
+    indexes.sort_by_key(|p: &Patch| std::cmp::Reverse(p.removed()));
+    out.extend(indexes);
+    out
 }
 
 /// The items of a `(..)` group's sequence, as ranges of its element indices, split at `,`;
@@ -714,5 +732,19 @@ mod tests {
         ] {
             assert!(r.contains(&want.to_string()), "{want} in {r:?}");
         }
+    }
+
+    #[test]
+    fn an_index_by_a_name_becomes_the_first_element() {
+        let r = results("f(){g(x[i]);y[k][j]=a[2];}");
+        for want in [
+            "f(){g(x[0]);y[k][j]=a[2];}",
+            "f(){g(x[i]);y[0][j]=a[2];}",
+            "f(){g(x[i]);y[k][0]=a[2];}",
+        ] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
+        // A number stays: it is no name.
+        assert!(!r.iter().any(|c| c.contains("a[0]")), "{r:?}");
     }
 }
