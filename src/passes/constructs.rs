@@ -53,6 +53,7 @@
 //! Inputs of more than [`Constructs::MAX_ELEMENTS`] elements are left to the other passes.
 
 use super::patch::{Cut, Patch, SweepPass, largest_first};
+use super::siblings::run_end;
 use crate::driver::Driver;
 use crate::tree::Nesting;
 
@@ -193,16 +194,6 @@ const NOT_A_FUNCTION: &[&[u8]] = &[
 fn is_word(text: &[u8]) -> bool {
     text.first()
         .is_some_and(|&b| crate::lex::is_word_byte(b) && !b.is_ascii_digit())
-}
-
-/// Where a deletion of element `k` ends: the whitespace after it goes too, unless it holds
-/// a newline (so the bytes match those of the token sweeps' deletion of the same element).
-fn gap_end(input: &[u8], seq: &[(usize, usize)], k: usize) -> usize {
-    let end = seq[k].1;
-    match seq.get(k + 1) {
-        Some(&(next, _)) if !input[end..next].contains(&b'\n') => next,
-        _ => end,
-    }
 }
 
 /// A function definition whose parameters are element `k` of `seq` (a `(..)` group): the
@@ -409,7 +400,7 @@ fn unused(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) 
         .find(|&i| matches!(text(i), b"," | b";"))
         .map_or(0, |i| i + 1);
     if item_start == k && item_end < seq.len() && text(item_end) == b"," {
-        out.extend(delete(seq[k].0, gap_end(input, seq, item_end)));
+        out.extend(delete(seq[k].0, run_end(input, seq, item_end)));
     } else if item_start == k && item_end == seq.len() && k > 0 && text(k - 1) == b"," {
         out.extend(delete(seq[k - 1].0, seq[item_end - 1].1));
     }
@@ -418,7 +409,7 @@ fn unused(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) 
         .find(|&i| text(i) == b";" || is_group(text(i), b'{') || text(i) == b":")
         .map_or(0, |i| i + 1);
     if item_end < seq.len() && text(item_end) == b";" && start < k {
-        out.extend(delete(seq[start].0, gap_end(input, seq, item_end)));
+        out.extend(delete(seq[start].0, run_end(input, seq, item_end)));
     }
 }
 
@@ -488,7 +479,7 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
                     }
                 }
                 t if SPECIFIERS.contains(&t) => {
-                    out.extend(delete(seq[k].0, gap_end(input, seq, k)))
+                    out.extend(delete(seq[k].0, run_end(input, seq, k)))
                 }
                 t if is_group(t, b'(') => {
                     if definition(input, seq, k, &mut out) {

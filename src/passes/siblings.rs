@@ -39,8 +39,9 @@ impl SiblingRuns {
 }
 
 /// The end of a deletion that ends with the element at `last`: the whitespace after it goes
-/// too, unless it holds a newline (lines stay lines).
-fn run_end(input: &[u8], elements: &[(usize, usize)], last: usize) -> usize {
+/// too, unless it holds a newline (lines stay lines). Constructs ends its deletions the same
+/// way, so the bytes match those of the sweeps' deletion of the same elements.
+pub(super) fn run_end(input: &[u8], elements: &[(usize, usize)], last: usize) -> usize {
     let end = elements[last].1;
     match elements.get(last + 1) {
         Some(&(next, _)) if !input[end..next].contains(&b'\n') => next,
