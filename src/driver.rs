@@ -70,6 +70,8 @@ pub struct Driver<'o> {
     sweeping_passes: HashSet<String>,
     /// Whether a sweep stopped for lack of patience since this was last taken.
     cut_short: bool,
+    /// Failures whose context a later find of the same sweep changed, since this was last taken.
+    stale_failures: u64,
     /// The renamings since the failures were first remembered: the memory reads every input
     /// with the old names (see [`Renames`]).
     renames: Renames,
@@ -192,6 +194,7 @@ impl<'o> Driver<'o> {
             failures: HashSet::new(),
             sweeping_passes: HashSet::new(),
             cut_short: false,
+            stale_failures: 0,
             renames: Renames::default(),
             yield_floor: None,
         }
@@ -228,6 +231,17 @@ impl<'o> Driver<'o> {
     /// Notes that a sweep stopped for lack of patience.
     pub(crate) fn note_cut_short(&mut self) {
         self.cut_short = true;
+    }
+
+    /// Notes `n` failures of a sweep whose context a later find of the same sweep changed: a
+    /// rerun would test them again.
+    pub(crate) fn note_stale_failures(&mut self, n: u64) {
+        self.stale_failures += n;
+    }
+
+    /// The failures noted by [`Driver::note_stale_failures`] since the last call.
+    pub(crate) fn take_stale_failures(&mut self) -> u64 {
+        std::mem::take(&mut self.stale_failures)
     }
 
     /// What the other passes are expected to remove per test now, if the running pass is to

@@ -368,6 +368,7 @@ impl<'o> Reduction<'o> {
                             tests: self.driver.evaluator().stats().tests_run - tests_before,
                             removed: start.len().saturating_sub(self.driver.best().len()) as u64,
                             cut_short: self.driver.take_cut_short(),
+                            stale: self.driver.take_stale_failures(),
                             left: self.driver.best().len() as u64,
                             skipped: self.driver.counted(Counter::SweepRemembered) - skipped_before,
                             remembers: self.driver.remembers(&name),

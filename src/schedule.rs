@@ -142,6 +142,9 @@ pub struct PassRun {
     pub left: u64,
     /// Candidates its sweeps left out for having failed in the same context.
     pub skipped: u64,
+    /// Failures of its sweeps whose context a later find of the same sweep changed: a rerun
+    /// tests them again, and may find there what those finds freed.
+    pub stale: u64,
     /// Whether it ran a sweep, whose failures are remembered (see [`SweepMode::remember`]): a
     /// run of it in a remembering round costs only the candidates whose context changed.
     pub remembers: bool,
@@ -152,8 +155,10 @@ pub struct PassRun {
 struct LastRun {
     /// The run, or `None` if the pass has not run a test yet.
     run: Option<PassRun>,
-    /// Bytes the other passes removed since.
+    /// Bytes the other passes removed since, where it can find again (see [`Planner::record`]).
     changed: u64,
+    /// Bytes the other passes removed since, wherever.
+    removed_since: u64,
 }
 
 /// Plans the rounds of a schedule run to a fixpoint; see the module doc.
@@ -164,6 +169,9 @@ struct LastRun {
 /// is, and the complete round every pass. Later rounds order their passes by bytes removed per test,
 /// each run counting twice as much as the one before it, so a pass that stopped paying sinks;
 /// remembering and complete rounds order them by what their last run cost, the cheapest first.
+/// A round of every pass also runs a sweep whose own finds made some of its failures stale
+/// ([`PassRun::stale`]) at its last rate, and a pass that does not remember whose last run
+/// cost fewer tests than the bytes removed since (see `due_for_its_cost`).
 /// A full patient round that changes nothing is followed by a remembering one, which runs
 /// every pass that remembers failures too (it retries only what changed around), then by a
 /// complete one; a complete round that changes nothing ends the run.
@@ -239,6 +247,18 @@ impl Planner {
         run.removed as f64 * share / run.tests.max(1) as f64
     }
 
+    /// What a sweep whose own finds changed the context of failures it had tried before them
+    /// ([`PassRun::stale`]) is expected to remove per test if it runs again: its last rate,
+    /// since a rerun retries only what changed around (there first); 0 for any other pass.
+    fn stale_rate(&self, i: usize) -> f64 {
+        match self.last[i].run {
+            Some(run) if run.remembers && run.removed > 0 && run.stale > 0 => {
+                run.removed as f64 / run.tests.max(1) as f64
+            }
+            _ => 0.0,
+        }
+    }
+
     /// The yield below which pass `i` hands its tests over in a patient round: the most that
     /// any other pass that ran a whole run is expected to remove per test if it runs again
     /// now ([`Planner::expected_rate`]); `None` when no such pass expects anything. A pass
@@ -258,10 +278,27 @@ impl Planner {
         self.last[i].run.map_or(0, |r| r.tests + r.skipped)
     }
 
+    /// Whether pass `i`, which does not remember failures, is due in a round of every pass
+    /// whatever it removed: its last run cost no more tests than the bytes the others removed
+    /// since, wherever. Such a pass (a number made smaller, a run of lines) finds what a change
+    /// anywhere freed, which no share of bytes predicts: on the README's job, 16 became 13 and
+    /// removed nothing, so its expected yield was nothing, yet after a write of a terminator
+    /// went, 13 became 9 in 6 tests; found late, that one byte cost a whole complete round.
+    fn due_for_its_cost(&self, i: usize) -> bool {
+        let last = self.last[i];
+        !self.remembers[i]
+            && last.run.is_some()
+            && last.removed_since > 0
+            && self.whole_run_cost(i) <= last.removed_since
+    }
+
     /// Records what pass `i` did in the current round.
     pub fn record(&mut self, i: usize, run: PassRun) {
         if run.removed > 0 {
             for (j, last) in self.last.iter_mut().enumerate() {
+                if j != i {
+                    last.removed_since += run.removed;
+                }
                 // What a sweep changed, the other sweeps retry around (a remembering sweep
                 // tests again every candidate whose context changed); a pass that is not a
                 // sweep, binary splitting or the tree, finds nothing new there: it waits for a
@@ -276,6 +313,7 @@ impl Planner {
             self.last[i] = LastRun {
                 run: Some(run),
                 changed: 0,
+                removed_since: 0,
             };
         }
         let (bytes, tests) = &mut self.paid[i];
@@ -352,9 +390,15 @@ impl Planner {
             // A round of every pass but the complete one leaves out what cannot repay a run:
             // the complete round runs it. A remembering round keeps every pass that remembers:
             // it retries only what changed around, which is where the finds of a complete
-            // round come from.
+            // round come from. Two kinds of pass come back whatever the others changed
+            // around them: a sweep whose own late finds changed the context of its earlier
+            // failures, and a pass that does not remember and costs less than what changed.
+            // A round that narrows to what paid leaves them out: the best is still changing.
             order.retain(|&i| {
-                self.expected_rate(i) >= WORTH_A_RERUN || (remembering && self.remembers[i])
+                self.expected_rate(i) >= WORTH_A_RERUN
+                    || self.stale_rate(i) >= WORTH_A_RERUN
+                    || (remembering && self.remembers[i])
+                    || self.due_for_its_cost(i)
             });
         }
         if thoroughness == Thoroughness::Patient {
@@ -387,6 +431,7 @@ mod tests {
             cut_short: false,
             left: 100,
             skipped: 0,
+            stale: 0,
             remembers: false,
         }
     }
@@ -401,7 +446,7 @@ mod tests {
         assert_eq!(planner.round().order, [0, 1, 2]);
         assert_eq!(planner.round().thoroughness, Thoroughness::Patient);
         planner.record(0, run(100, 10));
-        planner.record(1, run(10, 0));
+        planner.record(1, run(60, 0));
         planner.record(2, run(10, 50));
         assert!(planner.end_round(true, false));
         // Only what paid and can pay again: pass 0 ran before pass 2 changed half of what it
@@ -412,7 +457,8 @@ mod tests {
         planner.record(0, cut_short(50));
         assert!(planner.end_round(false, false));
         // Nothing changed: every pass that can repay a run. Pass 0's sweep was cut short and
-        // has more to do; passes 1 and 2 wait for the complete round.
+        // has more to do; passes 1 and 2 wait for the complete round (pass 1 costs more tests
+        // than the 50 bytes removed since it ran).
         assert_eq!(planner.round().order, [0]);
         assert!(planner.round().every);
         assert_eq!(planner.round().thoroughness, Thoroughness::Patient);
@@ -434,16 +480,16 @@ mod tests {
         planner.record(0, skipping);
         assert!(planner.end_round(false, false));
         assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
-        // Every pass, the cheapest whole run first (pass 0's last run cost 80 tests, the
-        // others 10; equal costs keep the schedule's order), so a find voids few tests.
-        assert_eq!(planner.round().order, [1, 2, 0]);
+        // Every pass, the cheapest whole run first (pass 0's last run cost 80 tests, pass 1's
+        // 60, pass 2's 10), so a find voids few tests.
+        assert_eq!(planner.round().order, [2, 1, 0]);
         // The complete round finds something, in its last pass: nothing is expected to pay
         // before the complete round again, but pass 0's sweeps remember what failed.
         let remembering = |tests, removed| PassRun {
             remembers: true,
             ..run(tests, removed)
         };
-        planner.record(2, run(5, 0));
+        planner.record(2, run(80, 0));
         planner.record(0, remembering(5, 0));
         planner.record(1, run(5, 1));
         assert!(planner.end_round(true, false));
@@ -461,8 +507,9 @@ mod tests {
         assert!(planner.end_round(false, false));
         assert_eq!(planner.round().thoroughness, Thoroughness::Complete);
         // Pass 0, a sweep, ran last and waits; pass 1 ran before it removed 60 of 100 bytes,
-        // but is not a sweep and waits too: the remembering round of every pass runs it.
-        planner.record(1, run(10, 5));
+        // but is not a sweep and costs more tests than that, so it waits too: the remembering
+        // round of every pass runs it.
+        planner.record(1, run(70, 5));
         planner.record(0, remembering(10, 60));
         assert!(planner.end_round(true, false));
         assert!(planner.round().order.is_empty());
@@ -496,6 +543,37 @@ mod tests {
         // A change of the tree or of binary splitting calls it back.
         planner.record(3, run(100, 50));
         assert!(planner.expected_rate(0) >= WORTH_A_RERUN);
+    }
+
+    #[test]
+    fn a_round_of_every_pass_runs_stale_sweeps_and_passes_cheaper_than_what_changed() {
+        let sweep = |tests, removed, stale| PassRun {
+            remembers: true,
+            stale,
+            ..run(tests, removed)
+        };
+        let plan = |stale, cheap_tests| {
+            let mut planner = Planner::new(3, true);
+            // Pass 0 does not remember and removed nothing; pass 1, a sweep, ran last and
+            // removed 10 bytes in 20 tests; pass 2, a sweep too, removed 30 bytes before.
+            planner.record(0, run(cheap_tests, 0));
+            planner.record(2, sweep(100, 30, 0));
+            planner.record(1, sweep(20, 10, stale));
+            assert!(planner.end_round(true, false));
+            // A narrow round of what paid: pass 2 ran before pass 1 changed a tenth of what
+            // it left; pass 1 ran last, and waits there even with stale failures.
+            assert_eq!(planner.round().order, [2]);
+            planner.record(2, sweep(10, 0, 0));
+            assert!(planner.end_round(false, false));
+            assert!(planner.round().every);
+            planner.round().order.clone()
+        };
+        // Nothing stale, and pass 0 costs more tests than the 40 bytes removed since it ran.
+        assert_eq!(plan(0, 50), Vec::<usize>::new());
+        // Pass 1's find changed the context of 3 of its earlier failures: its last rate.
+        assert_eq!(plan(3, 50), [1]);
+        // Pass 0 costs 40 tests or fewer: it runs, though it removed nothing.
+        assert_eq!(plan(0, 40), [0]);
     }
 
     #[test]

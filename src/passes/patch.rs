@@ -279,6 +279,56 @@ struct Memory {
     mode: crate::driver::SweepMode,
     skipped: u64,
     renames: crate::driver::Renames,
+    stale: StaleFailures,
+}
+
+/// The failures of one sweep that a later find of the same sweep made stale: those with a
+/// boundary within [`CONTEXT_BYTES`] of the find, so that their context changed and a rerun
+/// of the pass would test them again. Positions are the snapshot's.
+#[derive(Default)]
+struct StaleFailures {
+    /// Each boundary of a failure not yet stale, with the failures that have it there.
+    bounds: std::collections::BTreeMap<usize, Vec<usize>>,
+    /// The boundaries of each failure.
+    failures: Vec<(usize, usize)>,
+    stale: u64,
+}
+
+impl StaleFailures {
+    fn failed(&mut self, patch: &Patch) {
+        let cuts = patch.cuts();
+        let (start, end) = (cuts[0].start, cuts[cuts.len() - 1].end);
+        let id = self.failures.len();
+        self.failures.push((start, end));
+        self.bounds.entry(start).or_default().push(id);
+        self.bounds.entry(end).or_default().push(id);
+    }
+
+    fn found(&mut self, patch: &Patch) {
+        let cuts = patch.cuts();
+        let from = cuts[0].start.saturating_sub(CONTEXT_BYTES);
+        let to = cuts[cuts.len() - 1].end + CONTEXT_BYTES;
+        let hit: Vec<usize> = self
+            .bounds
+            .range(from..=to)
+            .flat_map(|(_, ids)| ids.iter().copied())
+            .collect();
+        for id in hit {
+            let (start, end) = self.failures[id];
+            let mut gone = false;
+            for at in [start, end] {
+                if let Some(ids) = self.bounds.get_mut(&at) {
+                    let before = ids.len();
+                    ids.retain(|&i| i != id);
+                    gone |= ids.len() < before;
+                    if ids.is_empty() {
+                        self.bounds.remove(&at);
+                    }
+                }
+            }
+            self.stale += u64::from(gone);
+        }
+    }
 }
 
 impl Memory {
@@ -288,6 +338,7 @@ impl Memory {
             mode: driver.sweep_mode(),
             skipped: 0,
             renames: driver.renames().clone(),
+            stale: StaleFailures::default(),
         }
     }
 
@@ -310,6 +361,7 @@ impl Memory {
 
     fn give_back(self, driver: &mut Driver, stopped_early: bool) {
         driver.count(Counter::SweepRemembered, self.skipped);
+        driver.note_stale_failures(self.stale.stale);
         if stopped_early {
             driver.count(Counter::SweepPatienceStops, 1);
             driver.note_cut_short();
@@ -388,14 +440,13 @@ fn sweep_one_by_one(
         };
         let winner = driver.try_candidates(&mut proposals)?;
         let failed_before = winner.as_ref().map_or(usize::MAX, |(index, _)| *index);
-        memory.failed.extend(
-            proposed
-                .iter()
-                .filter(|&&(index, _)| index < failed_before)
-                .map(|&(_, key)| key),
-        );
+        for &(index, key) in proposed.iter().filter(|&&(index, _)| index < failed_before) {
+            memory.failed.insert(key);
+            memory.stale.failed(&candidates[index]);
+        }
         match winner {
             Some((index, cuts)) => {
+                memory.stale.found(&candidates[index]);
                 accepted = cuts;
                 next = index + 1;
                 successes += 1;
@@ -456,8 +507,14 @@ fn sweep_batched(
         let wins: Vec<usize> = (0..batch.len())
             .filter(|&i| verdicts[i].is_some())
             .collect();
-        for (&key, _) in keys.iter().zip(&verdicts).filter(|(_, v)| v.is_none()) {
+        for ((&key, _), (index, _)) in keys
+            .iter()
+            .zip(&verdicts)
+            .zip(&batch)
+            .filter(|((_, v), _)| v.is_none())
+        {
             memory.failed.insert(key);
+            memory.stale.failed(&candidates[*index]);
         }
         let Some(&first) = wins.first() else {
             failures_in_a_row += batch.len();
@@ -480,6 +537,9 @@ fn sweep_batched(
             && let Some(witness) = driver.test_batch(std::slice::from_ref(&b))?.pop().flatten()
         {
             driver.accept(witness);
+            for &w in &wins {
+                memory.stale.found(&candidates[batch[w].0]);
+            }
             accepted = merged;
             successes += included;
             next = k;
@@ -487,6 +547,7 @@ fn sweep_batched(
         }
         let first_index = batch[first].0;
         driver.accept(verdicts[first].take().expect("a success"));
+        memory.stale.found(&candidates[first_index]);
         accepted = batch.swap_remove(first).1;
         successes += 1;
         // With other successes that did not merge, go on right after the first, so they are
@@ -563,6 +624,36 @@ mod tests {
         assert_eq!(driver.best(), b"x ");
         // Candidate 3 (inside the first success) cost nothing: 4 tests for 5 candidates.
         assert_eq!(driver.report().eval.tests_run, 4);
+    }
+
+    #[test]
+    fn a_sweep_counts_the_failures_its_later_finds_made_stale() {
+        // Interesting while k, m, x and q survive; the rest is dots.
+        let oracle = FnOracle::new(|b: &[u8]| b"kmxq".iter().all(|c| b.contains(c)));
+        let mut input = vec![b'.'; 120];
+        for (at, c) in [(10, b'k'), (25, b'm'), (60, b'x'), (100, b'q')] {
+            input[at] = c;
+        }
+        let candidates = vec![
+            Patch::delete(10, 11),
+            Patch::delete(100, 101),
+            Patch::delete(20, 22),
+            Patch::delete(25, 26),
+        ];
+        let stale = |batch| {
+            let options = EvalOptions {
+                batch,
+                ..EvalOptions::default()
+            };
+            let mut driver = Driver::new(input.clone(), &oracle, options);
+            assert_eq!(sweep(&mut driver, &candidates).unwrap(), 1);
+            driver.take_stale_failures()
+        };
+        // The find at 20..22 changed the context of the failure at 10..11, tested before it;
+        // not that of the failure at 100, too far, nor of the one at 25, tested after it.
+        assert_eq!(stale(1), 1);
+        // In batches of two, the failure at 25 was tested beside the find, without it.
+        assert_eq!(stale(2), 2);
     }
 
     #[test]
