@@ -124,7 +124,9 @@ fn control(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>)
     }
 }
 
-/// The candidate of a constructor initializer list whose `:` is element `k` of `seq`.
+/// The candidates of a constructor initializer list whose `:` is element `k` of `seq`: the
+/// whole list, and each member's initializer with a comma next to it (`:a(x),b()` to
+/// `:b()` and to `:a(x)`), since a member nobody reads needs none.
 fn initializers(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
     let text = |i: usize| &input[seq[i].0..seq[i].1];
     let single_colon = text(k) == b":"
@@ -143,6 +145,20 @@ fn initializers(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Pa
         && is_group(text(b), b'{')
     {
         out.extend(delete(seq[k].0, seq[b - 1].1));
+        let commas: Vec<usize> = (k + 1..b).filter(|&i| text(i) == b",").collect();
+        let mut first = k + 1;
+        for (n, &end) in commas.iter().chain(std::iter::once(&b)).enumerate() {
+            if end > first {
+                if n < commas.len() {
+                    // Its comma after it.
+                    out.extend(delete(seq[first].0, seq[end].1));
+                } else if n > 0 {
+                    // The last one: the comma before it.
+                    out.extend(delete(seq[first - 1].0, seq[end - 1].1));
+                }
+            }
+            first = end + 1;
+        }
     }
 }
 
@@ -614,6 +630,12 @@ mod tests {
             r.contains(&"struct C{C(int x){}int a,b;public:};".to_string()),
             "{r:?}"
         );
+        // Each member's initializer goes alone, with a comma.
+        let r = results("struct C{C():a(x),b(),c(1){}int a,b,c;};");
+        for want in ["C():b(),c(1){}", "C():a(x),c(1){}", "C():a(x),b(){}"] {
+            let want = format!("struct C{{{want}int a,b,c;}};");
+            assert!(r.contains(&want), "{want} in {r:?}");
+        }
         // `std::` is a qualifier, not a list: the definition, the `return` and the qualifier go.
         let r = results("int f(){return std::g(1);}");
         assert_eq!(r, ["", "int f(){}", "int f(){return g(1);}"]);
