@@ -171,7 +171,7 @@ struct LastRun {
 /// remembering and complete rounds order them by what their last run cost, the cheapest first.
 /// A round of every pass also runs a sweep whose own finds made some of its failures stale
 /// ([`PassRun::stale`]) at its last rate, and a pass that does not remember whose last run
-/// cost fewer tests than the bytes removed since (see `due_for_its_cost`).
+/// cost no more tests than the bytes removed since (see `due_for_its_cost`).
 /// A full patient round that changes nothing is followed by a remembering one, which runs
 /// every pass that remembers failures too (it retries only what changed around), then by a
 /// complete one; a complete round that changes nothing ends the run.
