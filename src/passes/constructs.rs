@@ -145,19 +145,13 @@ fn initializers(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Pa
         && is_group(text(b), b'{')
     {
         out.extend(delete(seq[k].0, seq[b - 1].1));
-        let commas: Vec<usize> = (k + 1..b).filter(|&i| text(i) == b",").collect();
-        let mut first = k + 1;
-        for (n, &end) in commas.iter().chain(std::iter::once(&b)).enumerate() {
-            if end > first {
-                if n < commas.len() {
-                    // Its comma after it.
-                    out.extend(delete(seq[first].0, seq[end].1));
-                } else if n > 0 {
-                    // The last one: the comma before it.
-                    out.extend(delete(seq[first - 1].0, seq[end - 1].1));
-                }
+        let members = &seq[k + 1..b];
+        if let Some(list) = items(input, members)
+            && list.len() > 1
+        {
+            for i in 0..list.len() {
+                out.extend(Patch::of(vec![item_cut(members, &list, i)]));
             }
-            first = end + 1;
         }
     }
 }
@@ -526,8 +520,8 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
     out
 }
 
-/// The items of a `(..)` group's sequence, as ranges of its element indices, split at `,`;
-/// `None` if one is empty.
+/// The items of a list's elements (a `(..)` group's sequence, a constructor's initializer
+/// list), as ranges of their indices, split at `,`; `None` if one is empty.
 fn items(input: &[u8], seq: &[(usize, usize)]) -> Option<Vec<(usize, usize)>> {
     if seq.is_empty() {
         return Some(Vec::new());
@@ -570,19 +564,21 @@ fn parameter_with_arguments(
         return;
     }
     for i in 0..count {
-        let cuts = lists.iter().map(|(seq, list)| {
-            let (first, end) = list[i];
-            if i + 1 < count {
-                // The item and the `,` after it, up to the next item.
-                Cut::delete(seq[first].0, seq[list[i + 1].0].0)
-            } else if i > 0 {
-                // The last item and the `,` before it.
-                Cut::delete(seq[list[i - 1].1].0, seq[end - 1].1)
-            } else {
-                Cut::delete(seq[first].0, seq[end - 1].1)
-            }
-        });
+        let cuts = lists.iter().map(|(seq, list)| item_cut(seq, list, i));
         out.extend(Patch::of(cuts.collect()));
+    }
+}
+
+/// The deletion of item `i` of `list` (the [`items`] of `seq`) with a `,` next to it: the one
+/// after it, up to the next item, or, for the last item, the one before it.
+fn item_cut(seq: &[(usize, usize)], list: &[(usize, usize)], i: usize) -> Cut {
+    let (first, end) = list[i];
+    if i + 1 < list.len() {
+        Cut::delete(seq[first].0, seq[list[i + 1].0].0)
+    } else if i > 0 {
+        Cut::delete(seq[list[i - 1].1].0, seq[end - 1].1)
+    } else {
+        Cut::delete(seq[first].0, seq[end - 1].1)
     }
 }
 
