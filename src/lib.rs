@@ -60,6 +60,7 @@ mod driver;
 mod error;
 mod eval;
 mod idset;
+mod kind;
 mod lex;
 mod oracle;
 mod passes;
@@ -84,6 +85,7 @@ pub use driver::{Driver, SweepMode, Witness, shortlex_less};
 pub use error::Error;
 pub use eval::{EvalOptions, Evaluator, VerdictStore, content_key};
 pub use idset::{IdSet, RankIndex};
+pub use kind::{Decided, DecidedBy, Kind, is_text};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
@@ -91,7 +93,7 @@ pub use passes::{
     FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes,
     Needs, Partition, RootForms, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
     SiblingRuns, SqueezeLines, SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks,
-    TreePass, TreeStrategy, UnitPass, drop_spaces, is_text, join_lines, squeeze, strip_comments,
+    TreePass, TreeStrategy, UnitPass, drop_spaces, join_lines, squeeze, strip_comments,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,
@@ -112,7 +114,7 @@ pub use test_command::{
     dynamic_timeout, parse_timeout,
 };
 pub use tree::{
-    Delim, Group, Inferred, Kind, Liveness, MalformedTree, Nesting, NodeId, Tree, TreeBuilder,
+    Delim, Group, Inferred, Liveness, MalformedTree, Nesting, NodeId, NodeKind, Tree, TreeBuilder,
     infer,
 };
 pub use units::{Granularity, ParseGranularityError, Units};

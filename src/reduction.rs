@@ -42,6 +42,7 @@ use crate::certify::{Certificate, Minimality, certify};
 use crate::driver::Driver;
 use crate::error::Error;
 use crate::eval::{EvalOptions, Rerun, VerdictStore};
+use crate::kind::{Decided, Kind};
 use crate::oracle::{Control, Oracle, Outcome, Verdict};
 use crate::report::{Counter, Event, Events, Report, Stop};
 use crate::schedule::{PassRun, Planner, Schedule, Thoroughness};
@@ -151,6 +152,12 @@ impl<'o> Reduction<'o> {
             rollbacks: 0,
             started: Instant::now(),
         }
+    }
+
+    /// Sets the input's kind for the whole run (by default, the original's content decides
+    /// it): the kind its file name gives, or the one the user chose; see [`crate::Kind`].
+    pub fn set_kind(&mut self, kind: Decided) {
+        self.driver.set_kind(kind);
     }
 
     /// Sends every [`Event`] to `f`.
@@ -347,8 +354,9 @@ impl<'o> Reduction<'o> {
                                 .chain(round.order[..at].iter().filter(|&&j| paid[j]))
                                 .copied()
                                 .collect();
+                            let kind = self.driver.kind();
                             let next =
-                                lookahead(schedule, &upcoming, &start, &self.options, window);
+                                lookahead(schedule, &upcoming, &start, kind, &self.options, window);
                             self.driver.evaluator().set_lookahead(next);
                         }
                         let tests_before = self.driver.evaluator().stats().tests_run;
@@ -527,6 +535,7 @@ fn lookahead(
     schedule: &Schedule,
     upcoming: &[usize],
     best: &[u8],
+    kind: Kind,
     options: &ReduceOptions,
     window: usize,
 ) -> Vec<Vec<u8>> {
@@ -538,7 +547,7 @@ fn lookahead(
         if out.len() >= options.jobs {
             break;
         }
-        out.extend(schedule.passes[j].preview(best, options.batch));
+        out.extend(schedule.passes[j].preview(best, kind, options.batch));
     }
     out.truncate(options.jobs);
     out
@@ -562,11 +571,11 @@ mod tests {
         };
         let round = [1, 2];
         // Before squeeze: split/lines' first batch (4 chunks), then split/tokens' (4 more).
-        let next = lookahead(&schedule, &round, &best, &options, 1 << 20);
+        let next = lookahead(&schedule, &round, &best, Kind::Text, &options, 1 << 20);
         assert_eq!(next.len(), 8);
         assert!(next.iter().all(|c| c.len() < best.len()));
         // A batch of copies of the best would not fit: nothing is looked ahead to.
         let small = best.len() * 4 - 1;
-        assert!(lookahead(&schedule, &round, &best, &options, small).is_empty());
+        assert!(lookahead(&schedule, &round, &best, Kind::Text, &options, small).is_empty());
     }
 }

@@ -352,6 +352,12 @@ pub struct ReduceArgs {
     #[arg(help_heading = "Output", short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
 
+    /// What the input is (c, c++, python, json, records, text, binary...), for the whole run,
+    /// instead of what its file name's extension, then its content, say. A directory's files
+    /// each keep their own kind.
+    #[arg(help_heading = "Choosing passes", long, alias = "language", value_name = "KIND", value_parser = kind_of, hide_possible_values = true)]
+    pub kind: Option<myhill::Kind>,
+
     /// The reduction strategy (see the list below: `myhill reduce --help`).
     #[arg(help_heading = "Choosing passes", long, default_value = "default", value_name = "NAME", long_help = strategy_help(), value_parser = Offered(strategy_names), hide_possible_values = true)]
     pub strategy: String,
@@ -611,4 +617,12 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> i32 {
             fail.exit.code()
         }
     }
+}
+
+/// Parses `--kind`.
+fn kind_of(name: &str) -> Result<myhill::Kind, String> {
+    myhill::Kind::named(name).ok_or_else(|| {
+        let known: Vec<&str> = myhill::Kind::ALL.iter().map(|k| k.name()).collect();
+        format!("no kind '{name}'; the kinds are: {}", known.join(", "))
+    })
 }

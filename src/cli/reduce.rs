@@ -270,6 +270,7 @@ overlaid! {
     "launcher" => t.launcher;
     "work_dir" => t.work_dir;
     "output" => output;
+    "kind" => kind;
     "strategy" => strategy;
     "units" => units;
     "passes" => passes;
@@ -326,7 +327,15 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     // A tree is counted in files and the bytes they hold.
     let initial_tree = tree_io::sizes(&original).filter(|_| session.tree);
     let input_key = myhill::content_key(&original);
+    let kind = match args.kind {
+        Some(kind) => myhill::Decided::chosen(kind),
+        None => myhill::Decided::of(
+            Some(session.input_path.to_string_lossy().as_ref()).filter(|_| !session.tree),
+            &original,
+        ),
+    };
     let mut reduction = Reduction::new(original, &session.oracle, options);
+    reduction.set_kind(kind);
 
     // The run directory: made (or reopened) before any test, so every verdict is kept.
     let run_dir = match resumed {

@@ -126,6 +126,17 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
     let command_line: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    let kind = known.then(|| {
+        json!({
+            "name": report.kind.kind.name(),
+            "decided_by": report.kind.by.name(),
+            "files": report
+                .file_kinds
+                .iter()
+                .map(|(path, d)| (path.clone(), json!(d.kind.name())))
+                .collect::<serde_json::Map<String, Value>>(),
+        })
+    });
     json!({
         "schema_version": SCHEMA_VERSION,
         "myhill_version": env!("CARGO_PKG_VERSION"),
@@ -137,6 +148,7 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
         "run_dir": path(&record.run_dir),
         "strategy": record.strategy,
         "schedule": record.schedule,
+        "kind": kind,
         "jobs": record.jobs.or(known.then_some(report.jobs)),
         "max_tests": args.max_tests,
         "batch": args.batch,

@@ -9,6 +9,7 @@
 use super::out;
 use super::terminal::{self, Keys};
 use myhill::{Control, Event, PassStats, Report};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -513,6 +514,16 @@ pub fn summary(
         "myhill: {shown}{initial} -> {last} bytes ({pct:.1}% removed)\n"
     ));
     let e = &report.eval;
+    if files.is_none() {
+        s.push_str(&format!("  input kind: {}\n", report.kind.describe()));
+    } else if !report.file_kinds.is_empty() {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for decided in report.file_kinds.values() {
+            *counts.entry(decided.kind.name()).or_default() += 1;
+        }
+        let counts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        s.push_str(&format!("  file kinds: {}\n", counts.join(", ")));
+    }
     s.push_str(&format!(
         "  tests run {} (first check {}, re-runs {}), cache hits {}, timeouts {}, wall {:.2}s\n",
         e.tests_run,
