@@ -102,6 +102,7 @@ pub use report::{Counter, EvalStats, Event, Figure, Fold, PassStats, Report, Sto
 pub use run_dir::{
     KEEP_RUNS, KEEP_RUNS_FOR, LOG_LIMIT, MARKER, Recorded, RunDir, RunInfo, RunStatus, VerdictFile,
     default_runs_root, fresh_run_path, is_run_dir, list_runs, prune_runs, replay_steps, run_in_use,
+    run_info,
 };
 pub use schedule::{Pass, Schedule};
 pub use strategy::{

@@ -1018,10 +1018,18 @@ pub const KEEP_RUNS: usize = 20;
 /// How long [`prune_runs`] keeps any run directory, counted from its last change.
 pub const KEEP_RUNS_FOR: Duration = Duration::from_secs(14 * 24 * 3600);
 
-/// Whether `dir` is a run directory: it holds the [`MARKER`], or a `meta.json` (as those made
-/// before the marker do).
+/// Whether `dir` is a myhill run directory: it holds the [`MARKER`] *and* a `meta.json` that
+/// reads as a run's. Either alone is not enough: a folder of someone's files may well hold a
+/// `meta.json`, and nothing that is not a run may be pruned or removed.
 pub fn is_run_dir(dir: &Path) -> bool {
-    dir.join(MARKER).is_file() || dir.join("meta.json").is_file()
+    dir.join(MARKER).is_file() && run_info(dir).is_some()
+}
+
+/// What `dir/meta.json` says, if it reads as a run's.
+pub fn run_info(dir: &Path) -> Option<RunInfo> {
+    let text = std::fs::read(dir.join("meta.json")).ok()?;
+    let v: Value = serde_json::from_slice(&text).ok()?;
+    RunInfo::from_json(&v)
 }
 
 /// When the run in `dir` last changed (its `meta.json`, rewritten on every new best).
@@ -1072,7 +1080,8 @@ pub fn prune_runs(root: &Path, keep: usize, max_age: Duration) -> Vec<PathBuf> {
     removed
 }
 
-/// The runs under `root` (newest first, at most `limit`) with what their `meta.json` says.
+/// The runs under `root` (newest first, at most `limit`) with what their `meta.json` says;
+/// only run directories ([`is_run_dir`]).
 pub fn list_runs(root: &Path, limit: usize) -> Vec<(PathBuf, RunInfo)> {
     let Ok(entries) = std::fs::read_dir(root) else {
         return Vec::new();
@@ -1083,9 +1092,8 @@ pub fn list_runs(root: &Path, limit: usize) -> Vec<(PathBuf, RunInfo)> {
     dirs.into_iter()
         .take(limit)
         .filter_map(|d| {
-            let text = std::fs::read(d.join("meta.json")).ok()?;
-            let v: Value = serde_json::from_slice(&text).ok()?;
-            Some((d, RunInfo::from_json(&v)?))
+            let info = run_info(&d).filter(|_| d.join(MARKER).is_file())?;
+            Some((d, info))
         })
         .collect()
 }

@@ -1,8 +1,9 @@
 //! `myhill runs`: listing and removing the kept run directories.
 //!
 //! The directories live under [`myhill::default_runs_root`]; a name there or a path
-//! elsewhere is accepted. Nothing but a run directory ([`myhill::is_run_dir`]) is removed, and
-//! no run in use ([`myhill::run_in_use`]).
+//! elsewhere is accepted. Nothing but a run directory ([`myhill::is_run_dir`]: its marker and
+//! a `meta.json` that reads as a run's) is removed, wherever it is, and no run in use
+//! ([`myhill::run_in_use`]).
 
 use super::RunsAction;
 use super::exit::{Exit, Fail};
@@ -112,8 +113,9 @@ fn remove(root: Option<&Path>, runs: &[PathBuf], finished: bool) -> Result<Exit,
         }
         if !myhill::is_run_dir(&dir) {
             return Err(Fail::usage(format!(
-                "{} is not a run directory (it has no {} or meta.json): myhill removes only \
-                 its own directories",
+                "{} is not a myhill run (a run directory holds both {} and a meta.json that \
+                 reads as a run's): nothing was removed; myhill removes only its own run \
+                 directories (`myhill runs list` names them)",
                 dir.display(),
                 myhill::MARKER
             )));
