@@ -71,3 +71,72 @@ fn runs_remove_removes_only_what_is_a_run() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!case.path("kept").exists());
 }
+
+/// A test that calls a script which stops being executable after `calls` tests.
+fn breaking_case(calls: usize) -> Case {
+    let case = Case::new();
+    let input: String = (1..=60).map(|i| format!("line {i}\n")).collect();
+    case.file("in.txt", input.as_bytes());
+    let check = case.script("check.sh", "grep -q '^line 17$' \"$1\"");
+    let log = case.path("calls");
+    case.script(
+        "t.sh",
+        &format!(
+            "echo >> {log}\nif [ \"$(wc -l < {log})\" -gt {calls} ]; then chmod -x {check}; fi\n{check} \"$1\"",
+            log = log.display(),
+            check = check.display()
+        ),
+    );
+    case
+}
+
+#[test]
+fn a_test_that_breaks_mid_run_stops_the_run_and_keeps_the_best() {
+    let case = breaking_case(6);
+    let out = case.run(&[
+        "reduce",
+        "-j1",
+        "--run-dir",
+        "run",
+        "-o",
+        "out.txt",
+        "./t.sh",
+        "in.txt",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the test now fails on the original: exit 126"),
+        "{err}"
+    );
+    // The best found before the test broke stays where it was, not the original.
+    let best = case.read("out.txt");
+    let original = case.read("in.txt");
+    assert!(
+        best.len() < original.len(),
+        "{}",
+        String::from_utf8_lossy(&best)
+    );
+    assert!(String::from_utf8_lossy(&best).contains("line 17"));
+    assert_eq!(best, case.read("run/best"));
+    // No endless run of failing tests: it stopped soon after the break.
+    assert!(common::line_count(&case.path("calls")) < 400, "{err}");
+
+    // Any step of the run can be restored.
+    let out = case.run(&["runs", "restore", "run", "--step", "0", "-o", "step0.txt"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(case.read("step0.txt"), original);
+    let steps = myhill::replay_steps(&case.path("run")).unwrap();
+    assert!(!steps.is_empty());
+    let last = steps.len().to_string();
+    let out = case.run(&["runs", "restore", "run", "--step", &last, "-o", "last.txt"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(&case.read("last.txt"), steps.last().unwrap());
+    // Never over an existing file, never past the last step.
+    let out = case.run(&["runs", "restore", "run", "--step", "0", "-o", "in.txt"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let past = (steps.len() + 1).to_string();
+    let out = case.run(&["runs", "restore", "run", "--step", &past, "-o", "x.txt"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!case.path("x.txt").exists());
+}

@@ -149,6 +149,24 @@ pub enum RunsAction {
         #[arg(long)]
         finished: bool,
     },
+    /// Write one step of a run to a new file: step 0 is the original, step N the N-th
+    /// accepted step (`steps.jsonl`), the last one the best. A directory input's steps are
+    /// written as directories.
+    #[command(
+        after_help = "Examples:\n  myhill runs restore 20261202-130101-in.c --step 0 -o in.orig.c\n  \
+        myhill runs restore ./run --step 12 -o step12.c"
+    )]
+    Restore {
+        /// The run: a name from `myhill runs list`, or a path.
+        #[arg(value_name = "RUN")]
+        run: PathBuf,
+        /// The step to write (0: the original).
+        #[arg(long, value_name = "N")]
+        step: usize,
+        /// Where to write it: a new path (an existing file is never replaced).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
 }
 
 #[derive(Args, Debug, Clone)]
