@@ -140,3 +140,30 @@ fn a_test_that_breaks_mid_run_stops_the_run_and_keeps_the_best() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(!case.path("x.txt").exists());
 }
+
+#[test]
+fn o_never_names_a_file_the_tests_shell_command_names() {
+    let case = simple_case();
+    let script = case.path("t.sh");
+    let before = case.read("t.sh");
+    let log = case.file("log.txt", b"keep me\n");
+    for (test, output) in [
+        (format!("sh -c '{} \"$1\"' sh", script.display()), "t.sh"),
+        ("sh -c './t.sh \"$1\"' sh".to_string(), "t.sh"),
+        (
+            format!("sh -c '{} \"$1\" >{}' sh", script.display(), log.display()),
+            "log.txt",
+        ),
+        ("sh -c 'cd . && ./t.sh \"$1\";' sh".to_string(), "t.sh"),
+    ] {
+        let out = case.run(&["reduce", "-o", output, &test, "in.txt"]);
+        assert_eq!(out.status.code(), Some(2), "{test}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("the result would replace it"),
+            "{test}: {}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(case.read("t.sh"), before);
+    assert_eq!(case.read("log.txt"), b"keep me\n");
+}

@@ -599,6 +599,13 @@ fn output_path(
             "a file the test names"
         };
         kept.push((PathBuf::from(word), what));
+        if k > 0 {
+            kept.extend(
+                words_within(word)
+                    .into_iter()
+                    .map(|w| (PathBuf::from(w), "a file the test's shell command names")),
+            );
+        }
     }
     if let Some(program) = spec.launcher.first() {
         kept.push((PathBuf::from(program), "the launcher"));
@@ -614,6 +621,29 @@ fn output_path(
         )));
     }
     Ok(out)
+}
+
+/// The words a shell command in one argument (`sh -c '/abs/t.sh "$1" > log'`) may name files
+/// by: split as a shell would, redirections and separators trimmed, and what follows `=` in
+/// an option. Paths relative to where myhill runs, as the test's own words are.
+fn words_within(argument: &str) -> Vec<String> {
+    let Some(split) = shlex::split(argument) else {
+        return Vec::new();
+    };
+    let mut words = Vec::new();
+    for word in split {
+        for part in word.split([';', '|', '&', '<', '>', '(', ')', '`']) {
+            let part = part.trim_matches(['\'', '"']);
+            if part.is_empty() {
+                continue;
+            }
+            if let Some((_, value)) = part.split_once('=') {
+                words.push(value.to_string());
+            }
+            words.push(part.to_string());
+        }
+    }
+    words
 }
 
 /// Refuses to resume over someone else's edits, or to ignore them silently: INPUT must hold
