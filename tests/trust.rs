@@ -167,3 +167,25 @@ fn o_never_names_a_file_the_tests_shell_command_names() {
     assert_eq!(case.read("t.sh"), before);
     assert_eq!(case.read("log.txt"), b"keep me\n");
 }
+
+#[test]
+fn the_diagnosis_escapes_what_the_test_printed() {
+    let case = Case::new();
+    case.file("in.txt", b"hello\n");
+    case.script(
+        "t.sh",
+        "head -c 100000 /dev/zero\nprintf '\\nbefore\\033[2J\\033]2;renamed\\007\\r\\n'\n\
+         printf 'oops\\033[H\\n' >&2\nexit 1",
+    );
+    let out = case.run(&["reduce", "-o", "out.txt", "./t.sh", "in.txt"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let err = out.stderr.clone();
+    for byte in [0x1b_u8, 0x00, 0x07, b'\r'] {
+        assert!(!err.contains(&byte), "byte {byte:#x} in: {}", stderr(&out));
+    }
+    let text = stderr(&out);
+    assert!(text.contains("not interesting"), "{text}");
+    assert!(text.contains("\\e[2J"), "{text}");
+    assert!(text.contains("oops\\e[H"), "{text}");
+    assert!(text.len() < 20_000, "{text}");
+}

@@ -210,14 +210,18 @@ impl Session {
     }
 }
 
+/// The last lines a test printed, escaped ([`super::out::printable`]): a test's output never
+/// reaches the terminal as it is (it could clear the screen or rename the window).
 fn tail(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let all: Vec<&str> = text.lines().collect();
+    let all: Vec<&[u8]> = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
     if all.is_empty() {
         return "    (nothing)\n".to_string();
     }
     all[all.len().saturating_sub(10)..]
         .iter()
-        .map(|l| format!("    {l}\n"))
+        .map(|l| format!("    {}\n", super::out::printable(l, 300)))
         .collect()
 }
