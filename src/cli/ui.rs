@@ -254,8 +254,11 @@ impl Status {
         vec![fit(&sizes, width), fit(&doing, width)]
     }
 
-    /// Puts the cursor where the status began and clears from there down, on a terminal
-    /// `columns` wide now.
+    /// Erases the rows the status took, from the last one up, and leaves the cursor at the
+    /// start of the first, on a terminal `columns` wide now. Each row is erased on its own
+    /// (`ESC[2K`): tmux takes a clear-to-the-end (`ESC[J`) at the top row for a clear-screen
+    /// and scrolls the whole pane into its history, so the status would scroll forever in a
+    /// low pane or after resizes.
     fn clear_at(&mut self, columns: usize) -> String {
         // A terminal made narrower since the status was drawn reflows each of its lines
         // over as many rows as the new width needs.
@@ -263,12 +266,14 @@ impl Status {
             .map(|&len| len.div_ceil(columns.max(1)).max(1))
             .sum();
         self.drawn.clear();
-        let up = match rows {
-            0 => return String::new(),
-            1 => String::new(),
-            n => format!("\x1b[{}A", n - 1),
-        };
-        format!("\r{up}\x1b[J")
+        if rows == 0 {
+            return String::new();
+        }
+        let mut text = String::from("\r\x1b[2K");
+        for _ in 1..rows {
+            text.push_str("\x1b[1A\x1b[2K");
+        }
+        text
     }
 
     /// [`Status::clear_at`] the terminal's width now.
@@ -689,8 +694,20 @@ mod tests {
         let mut s = status(Instant::now());
         assert_eq!(s.clear_at(80), "");
         s.drawn = vec![70, 60];
-        assert_eq!(s.clear_at(80), "\r\x1b[1A\x1b[J");
+        assert_eq!(s.clear_at(80), "\r\x1b[2K\x1b[1A\x1b[2K");
         assert!(s.drawn.is_empty());
+    }
+
+    /// No clear-to-the-end anywhere: at the top row of a tmux pane it scrolls the pane.
+    #[test]
+    fn clearing_erases_row_by_row_and_never_to_the_end_of_the_screen() {
+        let mut s = status(Instant::now());
+        for drawn in [vec![10], vec![150], vec![79, 79, 79]] {
+            s.drawn = drawn;
+            let text = s.clear_at(40);
+            assert!(!text.contains("\x1b[J"), "{text:?}");
+            assert!(text.starts_with('\r'), "{text:?}");
+        }
     }
 
     /// A terminal made narrower reflows the status drawn at the old width: a 150-character
@@ -699,11 +716,12 @@ mod tests {
     fn clearing_after_a_resize_counts_the_rows_the_lines_reflowed_into() {
         let mut s = status(Instant::now());
         s.drawn = vec![150];
-        assert_eq!(s.clear_at(60), "\r\x1b[2A\x1b[J");
+        let rows = |n: usize| format!("\r\x1b[2K{}", "\x1b[1A\x1b[2K".repeat(n - 1));
+        assert_eq!(s.clear_at(60), rows(3));
         s.drawn = vec![79, 40];
-        assert_eq!(s.clear_at(40), "\r\x1b[2A\x1b[J");
+        assert_eq!(s.clear_at(40), rows(3));
         s.drawn = vec![79, 79];
-        assert_eq!(s.clear_at(200), "\r\x1b[1A\x1b[J");
+        assert_eq!(s.clear_at(200), rows(2));
     }
 
     #[test]
