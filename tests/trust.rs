@@ -189,3 +189,69 @@ fn the_diagnosis_escapes_what_the_test_printed() {
     assert!(text.contains("oops\\e[H"), "{text}");
     assert!(text.len() < 20_000, "{text}");
 }
+
+/// In place, with one job: after `calls` tests, the test itself edits INPUT as a user would
+/// (appends a line), or adds a file to the tree.
+fn editing_case(calls: usize, edit: &str) -> Case {
+    let case = Case::new();
+    let input: String = (1..=60).map(|i| format!("line {i}\n")).collect();
+    case.file("in.txt", input.as_bytes());
+    let log = case.path("calls");
+    case.script(
+        "t.sh",
+        &format!(
+            "echo >> {log}\nif [ \"$(wc -l < {log})\" -eq {calls} ]; then {edit}; fi\n\
+             grep -rq '^line 17$' \"$1\"",
+            log = log.display(),
+        ),
+    );
+    case
+}
+
+#[test]
+fn an_input_edited_during_an_in_place_run_is_left_as_edited() {
+    let target = tempfile::tempdir().unwrap();
+    let input = target.path().join("in.txt");
+    let case = editing_case(8, &format!("echo 'my own line' >> {}", input.display()));
+    std::fs::copy(case.path("in.txt"), &input).unwrap();
+    let input_arg = input.to_str().unwrap();
+    let out = case.run(&["reduce", "-j1", "--run-dir", "run", "./t.sh", input_arg]);
+    let err = stderr(&out);
+    assert!(common::line_count(&case.path("calls")) > 8, "{err}");
+    let now = std::fs::read_to_string(&input).unwrap();
+    assert!(now.ends_with("my own line\n"), "{now:?}\n{err}");
+    assert!(err.contains("changed since myhill wrote it"), "{err}");
+    // The best is in the run directory, and the run says so.
+    let best = case.read("run/best");
+    assert!(String::from_utf8_lossy(&best).contains("line 17"));
+    assert!(best.len() < 60, "{}", String::from_utf8_lossy(&best));
+    assert!(err.contains("run/best"), "{err}");
+}
+
+#[test]
+fn a_file_added_to_a_tree_during_an_in_place_run_is_never_deleted() {
+    let target = tempfile::tempdir().unwrap();
+    let proj = target.path().join("proj");
+    std::fs::create_dir(&proj).unwrap();
+    let input: String = (1..=60).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(proj.join("a.txt"), &input).unwrap();
+    std::fs::write(proj.join("b.txt"), &input).unwrap();
+    let notes = proj.join("NOTES.txt");
+    let case = editing_case(8, &format!("echo mine > {}", notes.display()));
+    let out = case.run(&[
+        "reduce",
+        "-j1",
+        "--run-dir",
+        "run",
+        "./t.sh",
+        proj.to_str().unwrap(),
+    ]);
+    let err = stderr(&out);
+    assert!(common::line_count(&case.path("calls")) > 8, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&notes).ok().as_deref(),
+        Some("mine\n"),
+        "{err}"
+    );
+    assert!(err.contains("changed since myhill wrote it"), "{err}");
+}
