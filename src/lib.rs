@@ -77,7 +77,8 @@ pub use archive::{Archive, ArchiveError, Entry, EntryKind, Splice};
 pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
 pub use command::{
-    DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, run, stop_orphans,
+    DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, kill_running, run,
+    stop_orphans,
 };
 pub use dfa::{DfaOptions, Finish};
 pub use driver::{Driver, SweepMode, Witness, shortlex_less};
@@ -110,7 +111,7 @@ pub use strategy::{
 };
 pub use test_command::{
     Diagnosis, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand, TestSpec,
-    dynamic_timeout, parse_timeout,
+    dynamic_timeout, parse_timeout, remove_test_dirs,
 };
 pub use tree::{
     Delim, Group, Inferred, Kind, Liveness, MalformedTree, Nesting, NodeId, Tree, TreeBuilder,

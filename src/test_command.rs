@@ -665,6 +665,7 @@ impl TestCommand {
             None => builder.tempdir_in(default_temp_root()),
         }
         .map_err(|e| setup(format!("cannot make a temporary directory: {e}")))?;
+        live_dirs().push(root.path().to_path_buf());
         let work = root.path().join("work");
         std::fs::create_dir(&work)
             .map_err(|e| setup(format!("cannot make {}: {e}", work.display())))?;
@@ -876,9 +877,40 @@ fn copy_tree(from: &Path, to: &Path, budget: &mut CopyBudget, depth: usize) -> R
     Ok(())
 }
 
+/// The directories of the tests running now, for [`remove_test_dirs`].
+static LIVE_DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live_dirs() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    LIVE_DIRS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes the directories of the tests running now, for a program that must exit this
+/// moment (a third Ctrl-C) after killing them ([`crate::kill_running`]): no destructor runs
+/// on that exit. Returns how many it removed.
+pub fn remove_test_dirs() -> usize {
+    let dirs = std::mem::take(&mut *live_dirs());
+    // A test killed a moment ago may still be dying and writing: a second sweep catches it.
+    for round in 0..2 {
+        if round > 0 {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        for dir in &dirs {
+            make_writable(dir);
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    dirs.iter().filter(|d| !d.exists()).count()
+}
+
 /// Removes a test's directory, even one the test left read-only.
 fn remove_dir(dir: tempfile::TempDir) {
     let path = dir.path().to_path_buf();
+    {
+        let mut live = live_dirs();
+        if let Some(k) = live.iter().position(|d| *d == path) {
+            live.swap_remove(k);
+        }
+    }
     if dir.close().is_err() {
         make_writable(&path);
         let _ = std::fs::remove_dir_all(&path);

@@ -19,7 +19,8 @@ pub struct Session {
 
 /// Installs the Ctrl-C and SIGTERM handling: the first signal stops cleanly (tests get
 /// SIGTERM and a grace, the best is written, the summary printed); a second Ctrl-C hurries
-/// (tests are killed at once); a third exits at once. Repeated SIGTERMs do not escalate:
+/// (tests are killed at once, a grace under way cut short); a third kills the tests' groups,
+/// removes their directories and exits at once. Repeated SIGTERMs do not escalate:
 /// `timeout` sends one to the process and one to its group, and the clean stop should win.
 fn install_signals() -> Result<Control, Fail> {
     use signal_hook::consts::{SIGINT, SIGTERM};
@@ -37,7 +38,10 @@ fn install_signals() -> Result<Control, Fail> {
                 0 | 1 => handle.stop(),
                 2 => handle.hurry(),
                 _ => {
-                    // No destructor runs on this exit: give the terminal its line mode back.
+                    // No destructor runs on this exit: no test may outlive it, nor its
+                    // directory, and the terminal gets its line mode back.
+                    myhill::kill_running();
+                    myhill::remove_test_dirs();
                     super::terminal::restore();
                     std::process::exit(Exit::Interrupted.code())
                 }
