@@ -255,3 +255,45 @@ fn a_file_added_to_a_tree_during_an_in_place_run_is_never_deleted() {
     );
     assert!(err.contains("changed since myhill wrote it"), "{err}");
 }
+
+#[test]
+fn help_manual_and_readme_say_test_then_input_and_what_a_directory_input_is() {
+    let case = simple_case();
+    let page = case.run(&["man", "reduce"]);
+    assert!(page.status.success());
+    let page = String::from_utf8_lossy(&page.stdout).into_owned();
+    let synopsis = page
+        .lines()
+        .find(|l| l.starts_with("\\fBmyhill reduce\\fR"))
+        .unwrap_or_default()
+        .to_string();
+    let (test, input) = (synopsis.find("TEST"), synopsis.find("INPUT"));
+    assert!(test.is_some() && input.is_some(), "{synopsis}");
+    assert!(test < input, "{synopsis}");
+    for text in [
+        page,
+        String::from_utf8_lossy(&case.run(&["reduce", "--help"]).stdout).into_owned(),
+    ] {
+        assert!(text.contains("A directory as INPUT"), "{text}");
+        assert!(text.contains("file or directory to reduce"), "{text}");
+    }
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let exits = readme
+        .split("**Exit codes:**")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .unwrap()
+        .to_string();
+    assert!(!exits.contains("a directory as input"), "{exits}");
+    // --input-mode stdin is not silently ignored for a directory.
+    std::fs::create_dir(case.path("proj")).unwrap();
+    case.file("proj/a.txt", b"line 17\n");
+    let out = case.run(&["reduce", "--input-mode", "stdin", "./t.sh", "proj"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--input-mode stdin"),
+        "{}",
+        stderr(&out)
+    );
+}

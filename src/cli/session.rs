@@ -86,6 +86,15 @@ impl Session {
             Some(dir) => TestSpec::parse_in(&t.test, &file_name, dir)?,
             None => TestSpec::parse(&t.test, &file_name)?,
         };
+        if tree && t.input_mode == myhill::InputMode::Stdin {
+            return Err(Fail::usage(format!(
+                "--input-mode stdin: {} is a directory, and a directory's test gets nothing on \
+                 stdin (it runs inside a copy of the tree, with the copy's path as its last \
+                 argument): leave out --input-mode, or read the files the test needs from its \
+                 working directory",
+                input_path.display()
+            )));
+        }
         spec.input_mode = t.input_mode;
         spec.timeout_is_interesting = t.timeout_is_interesting;
         spec.signature = t.signature.compile(t.same_output)?;
