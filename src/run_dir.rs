@@ -564,6 +564,8 @@ pub struct RunDir {
     error: Option<String>,
     /// The open `lock` file, locked while this value lives.
     _lock: File,
+    /// The process that used the run before it was opened again (from its lock), if known.
+    previous_process: Option<u32>,
 }
 
 impl RunDir {
@@ -682,8 +684,14 @@ impl RunDir {
                 ))
             })
             .collect();
+        // The process that used the run last, as its lock says (before this one's id
+        // replaces it): a dead one's test directories may be left.
+        let previous = std::fs::read_to_string(path.join("lock"))
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok());
         let lock = lock_in(path)?;
         let mut dir = RunDir::with_files(path, info.clone(), recorded, lock)?;
+        dir.previous_process = previous.filter(|&p| p != std::process::id());
         dir.best_size = std::fs::metadata(path.join("best"))
             .map(|m| m.len() as usize)
             .unwrap_or(0);
@@ -722,7 +730,15 @@ impl RunDir {
             started: Instant::now(),
             error: None,
             _lock: lock,
+            previous_process: None,
         })
+    }
+
+    /// The id of the process that used this run before it was opened to resume: it is dead
+    /// (its lock was free), so what it left
+    /// ([`crate::TestCommand::remove_test_dirs_of`]) may go.
+    pub fn previous_process(&self) -> Option<u32> {
+        self.previous_process
     }
 
     /// Whether `bytes` are something this run held: its original, a best it recorded, or

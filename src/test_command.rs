@@ -659,7 +659,9 @@ impl TestCommand {
         cancel: &Cancel,
     ) -> Result<Outcome, OracleError> {
         let mut builder = tempfile::Builder::new();
-        builder.prefix("myhill-");
+        // Named by this process, so a later run can remove what a killed one left.
+        let prefix = test_dir_prefix(std::process::id());
+        builder.prefix(&prefix);
         let root = match &self.spec.temp_root {
             Some(dir) => builder.tempdir_in(dir),
             None => builder.tempdir_in(default_temp_root()),
@@ -875,6 +877,45 @@ fn copy_tree(from: &Path, to: &Path, budget: &mut CopyBudget, depth: usize) -> R
         }
     }
     Ok(())
+}
+
+/// How the directories of the tests a process runs begin: `myhill-<pid>-`.
+fn test_dir_prefix(pid: u32) -> String {
+    format!("myhill-{pid}-")
+}
+
+impl TestCommand {
+    /// Removes the test directories that the dead process `pid` left in this test's
+    /// temporary root (a run killed by SIGKILL, now resumed). Returns how many it removed;
+    /// none while a process `pid` is alive.
+    pub fn remove_test_dirs_of(&self, pid: u32) -> usize {
+        // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
+        let alive = unsafe { libc::kill(pid as libc::pid_t, 0) == 0 };
+        if alive || pid == std::process::id() {
+            return 0;
+        }
+        let root = self
+            .spec
+            .temp_root
+            .clone()
+            .unwrap_or_else(default_temp_root);
+        let prefix = test_dir_prefix(pid);
+        let Ok(entries) = std::fs::read_dir(&root) else {
+            return 0;
+        };
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let ours = entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(&prefix));
+            if ours && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                make_writable(&entry.path());
+                removed += usize::from(std::fs::remove_dir_all(entry.path()).is_ok());
+            }
+        }
+        removed
+    }
 }
 
 /// The directories of the tests running now, for [`remove_test_dirs`].

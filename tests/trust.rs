@@ -297,3 +297,109 @@ fn help_manual_and_readme_say_test_then_input_and_what_a_directory_input_is() {
         stderr(&out)
     );
 }
+
+/// Waits up to `seconds` until no process's command line holds `marker`.
+fn gone(marker: &str, seconds: u64) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while std::time::Instant::now() < deadline {
+        if common::processes_with(marker) == 0 {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    false
+}
+
+/// myhill killed by SIGKILL: the test it was running goes too (a parent-death signal).
+#[test]
+fn a_test_does_not_outlive_a_killed_myhill() {
+    let case = simple_case();
+    // A command line of its own, so only this case's test is counted.
+    let sleeper = case.path("sleeper-of-this-case");
+    let sleep = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|d| d.join("sleep"))
+        .find(|p| p.exists())
+        .unwrap();
+    std::os::unix::fs::symlink(sleep, &sleeper).unwrap();
+    let started = case.path("started");
+    case.script(
+        "slow.sh",
+        &format!(
+            "touch {}\nexec {} 300",
+            started.display(),
+            sleeper.display()
+        ),
+    );
+    let mut child = case
+        .command(&["reduce", "-j1", "-o", "out.txt", "./slow.sh", "in.txt"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(common::wait_for(&started, 60));
+    let marker = sleeper.to_string_lossy().into_owned();
+    assert_eq!(common::processes_with(&marker), 1);
+    common::signal(&child, libc::SIGKILL);
+    let _ = child.wait();
+    let left = !gone(&marker, 30);
+    if left {
+        // Not left running for the next tests: stopped by its id.
+        let out = std::process::Command::new("pgrep")
+            .args(["-f", &marker])
+            .output()
+            .unwrap();
+        for pid in String::from_utf8_lossy(&out.stdout).lines() {
+            if let Ok(pid) = pid.trim().parse::<i32>() {
+                // SAFETY: kill only sends a signal, to this case's own test.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        }
+    }
+    assert!(!left, "the test outlived myhill");
+}
+
+/// A run killed by SIGKILL in the middle of a test leaves that test's directory; the resume
+/// removes it.
+#[test]
+fn a_resume_removes_the_test_directories_a_killed_run_left() {
+    let case = simple_case();
+    let (started, hold) = (case.path("started"), case.path("hold"));
+    case.script(
+        "held.sh",
+        &format!(
+            "touch {}\nwhile [ -e {} ]; do sleep 0.02; done\ngrep -q '^line 17$' \"$1\"",
+            started.display(),
+            hold.display()
+        ),
+    );
+    case.file("hold", b"");
+    let mut child = case
+        .command(&[
+            "reduce",
+            "-j2",
+            "--run-dir",
+            "run",
+            "-o",
+            "out.txt",
+            "./held.sh",
+            "in.txt",
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(common::wait_for(&started, 60));
+    common::signal(&child, libc::SIGKILL);
+    let _ = child.wait();
+    std::fs::remove_file(&hold).unwrap();
+    assert!(
+        !case.temp_leftovers().is_empty(),
+        "the killed run left nothing to remove"
+    );
+    let out = case.run(&["reduce", "--resume", "run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the killed run left"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(case.temp_leftovers(), Vec::<String>::new());
+}

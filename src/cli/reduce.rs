@@ -370,6 +370,16 @@ fn prepare(
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
     let (session, run_path, out_path) = open(args, resumed)?;
+    // A run killed by SIGKILL left the directories of the tests it was running.
+    if let Some(pid) = resumed.and_then(|r| r.run.previous_process()) {
+        let removed = session.oracle.remove_test_dirs_of(pid);
+        if removed > 0 && !args.t.quiet {
+            out::err(format!(
+                "myhill: removed {removed} test director{} the killed run left",
+                if removed == 1 { "y" } else { "ies" }
+            ));
+        }
+    }
     // A run killed mid-write (SIGKILL) leaves its temporary beside the output or the backup.
     for path in [&out_path, &session.input_path] {
         remove_stale_temps(parent_dir(path));
