@@ -403,3 +403,31 @@ fn a_resume_removes_the_test_directories_a_killed_run_left() {
     );
     assert_eq!(case.temp_leftovers(), Vec::<String>::new());
 }
+
+/// A directory input with links that leave it: named at the start, with where they point; a
+/// first check that fails names the one that dangles in the copies.
+#[test]
+fn links_that_leave_a_directory_input_are_named() {
+    let case = simple_case();
+    let proj = case.path("proj");
+    std::fs::create_dir_all(proj.join("lib")).unwrap();
+    std::fs::create_dir_all(case.path("shared")).unwrap();
+    case.file("shared/x", b"line 17\n");
+    case.file("outside.txt", b"1\n2\n3\n");
+    std::os::unix::fs::symlink("../../shared/x", proj.join("lib/x")).unwrap();
+    std::os::unix::fs::symlink(case.path("outside.txt"), proj.join("abs")).unwrap();
+    case.file("proj/a.txt", b"hello\n");
+    // Interesting only if the relative link reaches its file: never in a copy.
+    case.script("t.sh", "grep -q '^line 17$' lib/x");
+    let out = case.run(&["reduce", "-o", "out", "./t.sh", "proj"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("leave the tree"), "{err}");
+    assert!(
+        err.contains(&format!("abs -> {}", case.path("outside.txt").display())),
+        "{err}"
+    );
+    let diagnosis = err.split("not interesting").nth(1).unwrap_or_default();
+    assert!(diagnosis.contains("lib/x -> ../../shared/x"), "{err}");
+    assert!(diagnosis.contains("dangle"), "{err}");
+}

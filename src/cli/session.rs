@@ -4,7 +4,7 @@ use super::TestArgs;
 use super::exit::{Exit, Fail};
 use super::files::read_input;
 use myhill::{Control, Error, Outcome, ReduceOptions, TestCommand, TestSpec, parse_timeout};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The input and the test, ready to run.
 pub struct Session {
@@ -15,6 +15,9 @@ pub struct Session {
     pub jobs: usize,
     /// INPUT is a directory: `original` is its tree, encoded ([`myhill::Archive`]).
     pub tree: bool,
+    /// The tree's links whose targets leave it (`link -> target`), and whether each is
+    /// relative (then it dangles in the copies the tests run in).
+    pub links_leaving: Vec<(String, bool)>,
 }
 
 /// Installs the Ctrl-C and SIGTERM handling: the first signal stops cleanly (tests get
@@ -123,6 +126,10 @@ impl Session {
         if spec.launcher.is_empty() {
             spec.sharing = u32::try_from(jobs.div_ceil(cores)).unwrap_or(u32::MAX);
         }
+        let links_leaving = links_leaving(&original, tree);
+        if !links_leaving.is_empty() && !t.quiet {
+            super::out::err(links_warning(&input_path, &links_leaving));
+        }
         Ok(Session {
             input_path,
             original,
@@ -130,6 +137,7 @@ impl Session {
             control,
             jobs,
             tree,
+            links_leaving,
         })
     }
 
@@ -205,6 +213,19 @@ impl Session {
                 "  (Not tried beside a copy of the input's directory: {why}.)\n"
             )),
         }
+        let dangling: Vec<&str> = (self.links_leaving.iter())
+            .filter(|(_, relative)| *relative)
+            .map(|(link, _)| link.as_str())
+            .collect();
+        if !dangling.is_empty() {
+            msg.push_str(&format!(
+                "  These links climb out of the tree, so they dangle in the copy the test runs \
+                 in: {}. Replace each with a copy of what it points to (cp \
+                 --remove-destination \"$(readlink -f LINK)\" LINK), or make the test not need \
+                 it.\n",
+                dangling.join(", ")
+            ));
+        }
         msg.push_str(&format!(
             "  Reproduce it in a fresh temporary directory, as myhill runs it:\n    {}\n",
             diagnosis.reproduce
@@ -221,6 +242,63 @@ impl Session {
             message: msg,
         }
     }
+}
+
+/// The links of a tree (`original` encoded, when `tree`) that leave it, as `link -> target`
+/// with whether the target is relative.
+fn links_leaving(original: &[u8], tree: bool) -> Vec<(String, bool)> {
+    let Some(archive) = tree
+        .then(|| myhill::Archive::decode(original).ok())
+        .flatten()
+    else {
+        return Vec::new();
+    };
+    (archive.links_leaving().into_iter())
+        .map(|(link, target)| {
+            (
+                super::out::printable(
+                    format!("{} -> {}", link.display(), target.display()).as_bytes(),
+                    300,
+                ),
+                target.is_relative(),
+            )
+        })
+        .collect()
+}
+
+/// Says, at the start, which links leave the tree and what that does in the copies.
+fn links_warning(dir: &Path, links: &[(String, bool)]) -> String {
+    let absolute: Vec<&str> = (links.iter())
+        .filter(|(_, relative)| !*relative)
+        .map(|(l, _)| l.as_str())
+        .collect();
+    let relative: Vec<&str> = (links.iter())
+        .filter(|(_, relative)| *relative)
+        .map(|(l, _)| l.as_str())
+        .collect();
+    let mut said = format!(
+        "myhill: warning: {} link(s) in {} leave the tree.",
+        links.len(),
+        dir.display()
+    );
+    if !absolute.is_empty() {
+        said.push_str(&format!(
+            " In every copy these still point at the same place outside it, so the tests \
+             read (and may write) there: {}.",
+            absolute.join(", ")
+        ));
+    }
+    if !relative.is_empty() {
+        said.push_str(&format!(
+            " These dangle in the copies: {}.",
+            relative.join(", ")
+        ));
+    }
+    said.push_str(
+        " To keep each test inside its copy, replace a link with a copy of what it points to: \
+         cp --remove-destination \"$(readlink -f LINK)\" LINK",
+    );
+    said
 }
 
 /// The last lines a test printed, escaped ([`super::out::printable`]): a test's output never
