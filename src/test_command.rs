@@ -336,6 +336,12 @@ impl TestSpec {
                 Unresolved::Directory => {
                     format!("the test {program} is a directory: give a script or program")
                 }
+                Unresolved::NotExecutable if !looks_runnable(&cwd.join(program)) => format!(
+                    "the test {program} is not executable, and it has no #! line nor is it a \
+                     program: it does not look like a test. Are TEST and INPUT swapped? The \
+                     order is: myhill reduce TEST INPUT. If it is a script, give it a first line \
+                     such as #!/bin/sh and run chmod +x {program}"
+                ),
                 Unresolved::NotExecutable => {
                     format!("the test {program} is not executable: run chmod +x {program}")
                 }
@@ -422,6 +428,16 @@ enum Unresolved {
 /// A program as the tests run it, from any directory: a path is made absolute from `cwd`
 /// (with its `.` parts dropped: `./t.sh` becomes `/dir/t.sh`), a bare name is looked up on
 /// `PATH`, or first in `cwd` when `bare_in_cwd` is set.
+/// Whether the file at `path` starts as something the kernel runs: a `#!` line or an ELF
+/// header.
+fn looks_runnable(path: &Path) -> bool {
+    let mut head = [0u8; 4];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    head[..n].starts_with(b"#!") || head[..n].starts_with(b"\x7fELF")
+}
+
 fn resolve_program(program: &str, cwd: &Path, bare_in_cwd: bool) -> Result<PathBuf, Unresolved> {
     let local: PathBuf = cwd.join(program).components().collect();
     if program.contains('/') || (bare_in_cwd && !local.is_dir() && local.exists()) {

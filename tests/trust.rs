@@ -431,3 +431,17 @@ fn links_that_leave_a_directory_input_are_named() {
     assert!(diagnosis.contains("lib/x -> ../../shared/x"), "{err}");
     assert!(diagnosis.contains("dangle"), "{err}");
 }
+
+/// Swapped arguments: the advice asks whether TEST and INPUT are swapped rather than say
+/// chmod +x; shell syntax in TEST is warned of.
+#[test]
+fn swapped_arguments_and_shell_syntax_are_named() {
+    let case = simple_case();
+    let out = case.run(&["reduce", "in.txt", "./t.sh"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("swapped"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("#!"), "{}", stderr(&out));
+    let out = case.run(&["reduce", "-o", "out.txt", "./t.sh 2>&1 | cat", "in.txt"]);
+    assert!(stderr(&out).contains("sh -c"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("\"2>&1\""), "{}", stderr(&out));
+}

@@ -85,6 +85,15 @@ impl Session {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "input".to_string());
+        if let Some(word) = shell_syntax(&t.test)
+            && !t.quiet
+        {
+            super::out::err(format!(
+                "myhill: warning: TEST holds {word:?}, which a shell would read as syntax; myhill \
+                 runs no shell, so it reaches the test as an argument. For a pipe, a redirection \
+                 or a list, write: sh -c '...' sh"
+            ));
+        }
         let mut spec = match &extras.test_dir {
             Some(dir) => TestSpec::parse_in(&t.test, &file_name, dir)?,
             None => TestSpec::parse(&t.test, &file_name)?,
@@ -242,6 +251,20 @@ impl Session {
             message: msg,
         }
     }
+}
+
+/// The first word of the command line `test` that is shell syntax (a pipe, a redirection, a
+/// list), if any.
+fn shell_syntax(test: &str) -> Option<String> {
+    let words = shlex::split(test)?;
+    let syntax = ["|", "||", "&&", ";", "&", "<", ">", ">>", "2>&1", "&>"];
+    words.into_iter().skip(1).find(|w| {
+        syntax.contains(&w.as_str())
+            || w.starts_with('>')
+            || w.starts_with("2>")
+            || w.starts_with("1>")
+            || w.ends_with(';')
+    })
 }
 
 /// The links of a tree (`original` encoded, when `tree`) that leave it, as `link -> target`
