@@ -499,8 +499,8 @@ pub struct Diagnosis {
     /// The outcome of one more run as myhill runs the test (a fresh temporary directory), or
     /// why it could not run.
     pub again: Result<Outcome, String>,
-    /// The outcome in a copy of the input's directory (run twice when the first says
-    /// interesting), or why it was not tried.
+    /// The outcome in a copy of the input's directory (run again, up to three times in
+    /// all, when the first says interesting), or why it was not tried.
     pub beside_input: Result<Outcome, String>,
     /// Whether the test gave different verdicts on the same input in the same place: it
     /// said interesting on a run as myhill runs it, or said interesting and then not
@@ -777,11 +777,23 @@ impl TestCommand {
             remove_dir(root);
             outcome
         };
-        let (beside_input, flaky) = if interesting(&again) {
+        // Each side is run up to DIAGNOSIS_RUNS times: a test that says interesting half the
+        // time would otherwise pass for one that needs its directory one time in eight.
+        let mine_again = || {
+            std::fs::read(&abs)
+                .map_err(|e| format!("cannot read the input: {e}"))
+                .and_then(|bytes| {
+                    self.run_candidate(&bytes, false, &Cancel::never())
+                        .map_err(|e| e.to_string())
+                })
+        };
+        let changes_its_mind =
+            interesting(&again) || (1..DIAGNOSIS_RUNS).any(|_| interesting(&mine_again()));
+        let (beside_input, flaky) = if changes_its_mind {
             (Err("the test is flaky".to_string()), true)
         } else {
             let first = beside();
-            let flaky = interesting(&first) && !interesting(&beside());
+            let flaky = interesting(&first) && (1..DIAGNOSIS_RUNS).any(|_| !interesting(&beside()));
             (first, flaky)
         };
         let quote = |w: &str| {
@@ -815,6 +827,10 @@ impl TestCommand {
         }
     }
 }
+
+/// How many times the diagnosis runs the test on each side (as myhill runs it, and beside a
+/// copy of the input's directory) before it calls the test dependent on its directory.
+const DIAGNOSIS_RUNS: usize = 3;
 
 impl TestCommand {
     /// [`TestCommand::diagnose`] for a directory: the test already ran in a copy of it, so

@@ -445,3 +445,24 @@ fn swapped_arguments_and_shell_syntax_are_named() {
     assert!(stderr(&out).contains("sh -c"), "{}", stderr(&out));
     assert!(stderr(&out).contains("\"2>&1\""), "{}", stderr(&out));
 }
+
+/// A test that says not interesting three times and then interesting twice: run once more
+/// as myhill runs it and twice beside the input, it passed for one that needs its
+/// directory; run enough times on each side, it is told flaky.
+#[test]
+fn a_flaky_test_is_not_taken_for_one_that_needs_its_directory() {
+    let case = Case::new();
+    case.file("in.txt", b"a\nb\n");
+    case.file("count", b"0\n");
+    case.script(
+        "t.sh",
+        &format!(
+            "n=$(cat {c}); echo $((n + 1)) > {c}; [ $n -eq 3 ] || [ $n -eq 4 ]",
+            c = case.path("count").display()
+        ),
+    );
+    let out = case.run(&["reduce", "-j", "1", "--no-run-dir", "./t.sh", "in.txt"]);
+    let err = stderr(&out);
+    assert!(err.contains("may be flaky"), "{err}");
+    assert!(!err.contains("depends on its working directory"), "{err}");
+}

@@ -204,8 +204,8 @@ impl Session {
             .unwrap_or_else(|| ".".into());
         match &diagnosis.beside_input {
             _ if diagnosis.flaky => msg.push_str(
-                "  Run again on the same input, the test said interesting: it is flaky (its \
-                 verdicts differ from run to run). Make it deterministic (fixed seeds, no \
+                "  Run again on the same input, the test gave another verdict: it may be flaky \
+                 (its verdicts differ from run to run). Make it deterministic (fixed seeds, no \
                  timing, no shared state), or pass --allow-flaky to go on when one first run \
                  says interesting and re-confirm every reduction.\n",
             ),
