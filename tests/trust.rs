@@ -466,3 +466,46 @@ fn a_flaky_test_is_not_taken_for_one_that_needs_its_directory() {
     assert!(err.contains("may be flaky"), "{err}");
     assert!(!err.contains("depends on its working directory"), "{err}");
 }
+
+/// Small words: a run stopped by Ctrl-C in its first check is listed as stopped, not
+/// killed; one file is "1 file"; a timeout stretched for many jobs per core is said.
+#[test]
+fn runs_list_files_and_the_shared_timeout_say_what_is_so() {
+    let case = simple_case();
+    let (started, hold) = (case.path("started"), case.path("hold"));
+    case.script(
+        "held.sh",
+        &format!(
+            "touch {}\nwhile [ -e {} ]; do sleep 0.02; done\ngrep -q '^line 17$' \"$1\"",
+            started.display(),
+            hold.display()
+        ),
+    );
+    case.file("hold", b"");
+    let mut child = case
+        .command(&["reduce", "-j1", "-o", "out.txt", "./held.sh", "in.txt"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(common::wait_for(&started, 60));
+    common::signal(&child, libc::SIGINT);
+    let status = child.wait().unwrap();
+    std::fs::remove_file(&hold).unwrap();
+    assert_eq!(status.code(), Some(130));
+    let out = case.run(&["runs", "list"]);
+    let listing = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(listing.contains("stopped"), "{listing}");
+    assert!(!listing.contains("killed"), "{listing}");
+
+    std::fs::create_dir(case.path("proj")).unwrap();
+    case.file("proj/a.txt", b"line 17\nline 18\n");
+    case.file("proj/b.txt", b"other\n");
+    let jobs = (2 * std::thread::available_parallelism().map_or(1, |n| n.get())).to_string();
+    case.script("tree.sh", "grep -rq '^line 17$' \"$1\"");
+    let out = case.run(&["reduce", "-j", &jobs, "-o", "out", "./tree.sh", "proj"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("-> 1 file,"), "{err}");
+    assert!(!err.contains("1 files"), "{err}");
+    assert!(err.contains("tests share each core"), "{err}");
+}

@@ -503,6 +503,10 @@ fn first_check(
     };
     checked.map_err(|e| {
         watch.borrow_mut().ui.finish();
+        // Not killed: stopped (Ctrl-C in the first check) or refused, and `runs list` says so.
+        if let Some(run) = watch.borrow_mut().run_dir.as_mut() {
+            let _ = run.update(|i| i.status = RunStatus::Stopped);
+        }
         let mut report = reduction.report();
         // A failed check is not kept by the reduction, but every test so far was part of it.
         report.first_check_runs = report.eval.tests_run;

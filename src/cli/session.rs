@@ -170,11 +170,23 @@ impl Session {
             .max()
             .unwrap_or_default();
         let size = match super::tree_io::sizes(original).filter(|_| self.tree) {
+            Some((1, content)) => format!("1 file, {content} bytes"),
             Some((files, content)) => format!("{files} files, {content} bytes"),
             None => format!("{} bytes", original.len()),
         };
+        let spec = self.oracle.spec();
+        // A timeout stretched for tests that share the cores is said, not applied silently.
+        let shared = if spec.sharing > 1 && spec.timeout.is_none() {
+            format!(
+                ", {}x the one-job timeout: {} tests share each core at -j {}; give --timeout \
+                 to set it",
+                spec.sharing, spec.sharing, self.jobs
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "myhill: the original is interesting ({size}, test took {:.2}s; timeout {:.1}s)",
+            "myhill: the original is interesting ({size}, test took {:.2}s; timeout {:.1}s{shared})",
             slowest.as_secs_f64(),
             self.oracle.timeout().as_secs_f64()
         )

@@ -107,7 +107,7 @@ impl Status {
     /// "9 -> 2 files, " for a directory; nothing for a file.
     fn files_shown(&self) -> String {
         self.files
-            .map(|(a, b)| format!("{a} -> {b} files, "))
+            .map(|(a, b)| format!("{a} -> {}, ", files_word(b)))
             .unwrap_or_default()
     }
 
@@ -494,6 +494,15 @@ fn lock(status: &Mutex<Status>) -> MutexGuard<'_, Status> {
 
 /// The end-of-run summary, for people: the sizes, the tests, and the passes that ran a test
 /// or were skipped; `verbose` adds the others and the passes' counters.
+/// "1 file", "2 files".
+fn files_word(n: usize) -> String {
+    if n == 1 {
+        "1 file".to_string()
+    } else {
+        format!("{n} files")
+    }
+}
+
 /// For a directory, `files` gives its files and their bytes at the start and at the end.
 pub fn summary(
     report: &Report,
@@ -512,7 +521,7 @@ pub fn summary(
         100.0 * removed as f64 / initial as f64
     };
     let shown = files
-        .map(|((a, _), (b, _))| format!("{a} -> {b} files, "))
+        .map(|((a, _), (b, _))| format!("{a} -> {}, ", files_word(b)))
         .unwrap_or_default();
     s.push_str(&format!(
         "myhill: {shown}{initial} -> {last} bytes ({pct:.1}% removed)\n"
