@@ -90,16 +90,33 @@ fn lock_in(dir: &Path) -> Result<File, Error> {
             path: p.clone(),
             source,
         })?;
-    // SAFETY: flock on a descriptor this function owns.
-    let locked = unsafe {
-        libc::flock(
-            std::os::fd::AsRawFd::as_raw_fd(&file),
-            libc::LOCK_EX | libc::LOCK_NB,
-        )
+    // A process killed a moment ago may still hold the lock through a child it was starting
+    // (forked, not yet exec'd): the child goes at once, so a dead holder is waited for, briefly.
+    let started = Instant::now();
+    let (locked, holder) = loop {
+        // SAFETY: flock on a descriptor this function owns.
+        let locked = unsafe {
+            libc::flock(
+                std::os::fd::AsRawFd::as_raw_fd(&file),
+                libc::LOCK_EX | libc::LOCK_NB,
+            )
+        };
+        let mut holder = String::new();
+        if locked != 0 {
+            let _ = file.seek(SeekFrom::Start(0));
+            let _ = file.read_to_string(&mut holder);
+        }
+        // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
+        let dead = holder.trim().parse::<i32>().is_ok_and(|pid| unsafe {
+            libc::kill(pid, 0) != 0
+                && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+        });
+        if locked == 0 || !dead || started.elapsed() > Duration::from_secs(5) {
+            break (locked, holder);
+        }
+        std::thread::sleep(Duration::from_millis(20));
     };
     if locked != 0 {
-        let mut holder = String::new();
-        let _ = file.read_to_string(&mut holder);
         let holder = holder.trim();
         let who = if holder.is_empty() {
             "another myhill".to_string()
@@ -1169,6 +1186,33 @@ mod tests {
             assert_eq!(step, Recorded::Replayed);
         }
         assert!(RunDir::create(&path, RunInfo::new(vec![], 7), b"x").is_err());
+    }
+
+    /// A killed run's lock may still be held a moment by a child it was starting: with the
+    /// holder dead, the lock is waited for rather than refused.
+    #[test]
+    fn a_lock_whose_holder_is_dead_is_waited_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut done = std::process::Command::new("true").spawn().unwrap();
+        let dead = done.id();
+        done.wait().unwrap();
+        std::fs::write(dir.path().join("lock"), format!("{dead}\n")).unwrap();
+        let held = File::open(dir.path().join("lock")).unwrap();
+        // SAFETY: flock on a descriptor this test owns.
+        let locked = unsafe {
+            libc::flock(
+                std::os::fd::AsRawFd::as_raw_fd(&held),
+                libc::LOCK_EX | libc::LOCK_NB,
+            )
+        };
+        assert_eq!(locked, 0);
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            drop(held);
+        });
+        let taken = lock_in(dir.path());
+        release.join().unwrap();
+        assert!(taken.is_ok(), "{:?}", taken.err().map(|e| e.to_string()));
     }
 
     #[test]
