@@ -78,7 +78,8 @@ pub use archive::{Archive, ArchiveError, Entry, EntryKind, Splice};
 pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
 pub use command::{
-    DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, run, stop_orphans,
+    DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, kill_running, run,
+    stop_orphans,
 };
 pub use dfa::{DfaOptions, Finish};
 pub use driver::{Driver, SweepMode, Witness, shortlex_less};
@@ -104,6 +105,7 @@ pub use report::{Counter, EvalStats, Event, Figure, Fold, PassStats, Report, Sto
 pub use run_dir::{
     KEEP_RUNS, KEEP_RUNS_FOR, LOG_LIMIT, MARKER, Recorded, RunDir, RunInfo, RunStatus, VerdictFile,
     default_runs_root, fresh_run_path, is_run_dir, list_runs, prune_runs, replay_steps, run_in_use,
+    run_info,
 };
 pub use schedule::{Pass, Schedule};
 pub use strategy::{
@@ -111,7 +113,7 @@ pub use strategy::{
 };
 pub use test_command::{
     Diagnosis, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand, TestSpec,
-    dynamic_timeout, parse_timeout,
+    dynamic_timeout, parse_timeout, remove_test_dirs,
 };
 pub use tree::{
     Delim, Group, Inferred, Liveness, MalformedTree, Nesting, NodeId, NodeKind, Tree, TreeBuilder,
