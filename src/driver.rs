@@ -355,7 +355,7 @@ impl<'o> Driver<'o> {
         }
     }
 
-    /// Certifies the current best cut into `units` (see [`certify`]); nothing is accepted,
+    /// Certifies the current best cut into `units` (see [`crate::certify()`]); nothing is accepted,
     /// a deletion found is handed back for [`Driver::try_candidates`].
     pub fn certify(&mut self, units: &Units, property: Minimality) -> Result<Certificate, Stop> {
         match &self.focus {

@@ -219,7 +219,8 @@ pub struct TestSpec {
     pub timeout: Option<Duration>,
     /// Time between SIGTERM and SIGKILL when a test must stop early.
     pub grace: Duration,
-    /// Where the per-test directories are made (default: [`default_temp_root`]).
+    /// Where the per-test directories are made (default: `$TMPDIR` if set, else `/dev/shm` where
+    /// usable, else the system temporary directory).
     pub temp_root: Option<PathBuf>,
     /// Give each test a `TMPDIR` of its own inside its directory, so what it leaves there
     /// (a `mktemp -d` a cancelled shell never removed, a compiler's temporaries) goes with it.
@@ -229,7 +230,7 @@ pub struct TestSpec {
     /// and the launcher passes that on (srun cancels its job step).
     pub launcher: Vec<String>,
     /// Keep a copy of each candidate on which the test exits with this status in this
-    /// directory (at most [`ALSO_INTERESTING_MAX`] of them), as C-Reduce's `--also-interesting`.
+    /// directory (at most 1,000 of them), as C-Reduce's `--also-interesting`.
     pub also_interesting: Option<(i32, PathBuf)>,
     /// How many tests share one core at a time (at least 1): with more jobs than cores and no
     /// launcher, each test runs that many times slower than the first check measured, and the
