@@ -31,6 +31,8 @@ struct Outcome {
     seconds: f64,
     /// Stopped by `--max-tests` before the strategy's end.
     budget: bool,
+    /// The DFA pass's figures, `name=value` (`--counters`).
+    counters: String,
 }
 
 fn schedule(strategy: &str) -> Schedule {
@@ -92,7 +94,16 @@ fn run(case: &Case, strategy: &str, max_tests: Option<u64>) -> Outcome {
     let seconds = started.elapsed().as_secs_f64();
     assert!((case.test)(&finished.best), "{strategy} on {}", case.name);
     let tests = finished.report.eval.tests_run - finished.report.first_check_runs;
+    let counters = finished
+        .report
+        .counters
+        .iter()
+        .filter(|(k, v)| k.to_string().starts_with("dfa.") && v.value() != 0.0)
+        .map(|(k, v)| format!("{k}={}", v.value()))
+        .collect::<Vec<_>>()
+        .join(" ");
     Outcome {
+        counters,
         tests,
         final_bytes: finished.best.len(),
         seconds,
@@ -259,6 +270,9 @@ fn main() {
                 case.name
             );
             let _ = write!(line, " {strategy} {}/{}", out.tests, out.final_bytes);
+            if flags.iter().any(|f| f == "--counters") && !out.counters.is_empty() {
+                let _ = write!(line, " [{}]", out.counters);
+            }
             let _ = writeln!(
                 csv,
                 "{},{},{},{},{strategy},{},{},{:.3},{}",
