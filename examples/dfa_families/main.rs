@@ -7,6 +7,8 @@
 //!     cargo run --release --example dfa_families -- --csv=rows.csv --svg=notes/dfa-families.svg
 //!     cargo run --release --example dfa_families -- --only=default,probe:5120:8,probe:1024:32
 //!     cargo run --release --example dfa_families -- --max-tests=20000 br0   (names containing br0)
+//!     cargo run --release --example dfa_families -- --merge=a.csv,b.csv --svg=plot.svg   (no runs)
+//!     cargo run --release --example dfa_families -- --skip=40    (from the 41st case on)
 //!
 //! Strategies: `dfa-pass` (`--strategy dfa-pass --units bytes`), `ddmin` and `probdd` (one run
 //! of the policy over bytes), `default` (the default schedule), `no-probe` (the default
@@ -25,6 +27,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Instant;
 
+#[derive(Clone)]
 struct Outcome {
     tests: u64,
     final_bytes: usize,
@@ -241,14 +244,43 @@ fn main() {
     let count: usize = flag("count").map_or(220, |v| v.parse().expect("--count=N"));
     let seed: u64 = flag("seed").map_or(0x5EED, |v| v.parse().expect("--seed=N"));
     let max_tests: Option<u64> = flag("max-tests").map(|v| v.parse().expect("--max-tests=N"));
+    // Rows of earlier runs (`--merge=A.csv,B.csv`; a later file's row wins), instead of runs.
+    let merged: Option<BTreeMap<(String, String), Outcome>> = flag("merge").map(|files| {
+        let mut rows = BTreeMap::new();
+        for file in files.split(',') {
+            let text =
+                std::fs::read_to_string(file).unwrap_or_else(|e| panic!("reading {file}: {e}"));
+            for line in text.lines().skip(1) {
+                let f: Vec<&str> = line.split(',').collect();
+                let outcome = Outcome {
+                    tests: f[5].parse().expect("tests"),
+                    final_bytes: f[6].parse().expect("final"),
+                    seconds: f[7].parse().expect("seconds"),
+                    budget: f[8] == "true",
+                    counters: String::new(),
+                };
+                rows.insert((f[0].to_string(), f[4].to_string()), outcome);
+            }
+        }
+        rows
+    });
     let strategies: Vec<String> = flag("only")
         .unwrap_or_else(|| "dfa-pass,ddmin,probdd,default,no-probe".into())
         .split(',')
         .map(String::from)
         .collect();
+    let skip: usize = flag("skip").map_or(0, |v| v.parse().expect("--skip=N"));
     let cases: Vec<Case> = generate(count, seed, Scale::FAMILIES)
         .into_iter()
+        .skip(skip)
         .filter(|c| filter.is_empty() || filter.iter().any(|f| c.name.contains(f.as_str())))
+        .filter(|c| {
+            merged.as_ref().is_none_or(|m| {
+                strategies
+                    .iter()
+                    .all(|s| m.contains_key(&(c.name.clone(), s.clone())))
+            })
+        })
         .collect();
     let mut csv = String::from("case,family,bytes,minimum,strategy,tests,final,seconds,budget\n");
     // family -> strategy -> (tests, final - minimum, budget)
@@ -263,7 +295,10 @@ fn main() {
             case.minimum
         );
         for strategy in &strategies {
-            let out = run(case, strategy, max_tests);
+            let out = match &merged {
+                Some(rows) => rows[&(case.name.clone(), strategy.clone())].clone(),
+                None => run(case, strategy, max_tests),
+            };
             assert!(
                 out.final_bytes >= case.minimum,
                 "{}: below the minimum",
@@ -295,9 +330,10 @@ fn main() {
         }
         eprintln!("{line}");
         by_case.push(row);
-    }
-    if let Some(path) = flag("csv") {
-        std::fs::write(&path, &csv).unwrap_or_else(|e| panic!("writing {path}: {e}"));
+        // After every case, so that an interrupted run keeps what it measured.
+        if let Some(path) = flag("csv") {
+            std::fs::write(&path, &csv).unwrap_or_else(|e| panic!("writing {path}: {e}"));
+        }
     }
     println!(
         "| family | cases | strategy | at minimum | median tests | total tests | median excess bytes | stopped by budget |"
@@ -349,6 +385,22 @@ fn main() {
             );
             if !over_twice.is_empty() {
                 println!("over twice: {}", over_twice.join(", "));
+            }
+            for family in per_family.keys() {
+                let rows: Vec<_> = cases
+                    .iter()
+                    .zip(&by_case)
+                    .filter(|(c, _)| c.family == *family)
+                    .collect();
+                println!(
+                    "{family}: dfa-pass at the minimum {} of {}, tests <= ddmin's {}, over twice {}",
+                    rows.iter()
+                        .filter(|(c, r)| r["dfa-pass"].final_bytes == c.minimum)
+                        .count(),
+                    rows.len(),
+                    rows.iter().filter(|(_, r)| ratio(r) <= 1.0).count(),
+                    rows.iter().filter(|(_, r)| ratio(r) > 2.0).count(),
+                );
             }
             if let Some(path) = flag("svg") {
                 let points: Vec<_> = cases
