@@ -38,8 +38,8 @@ impl Default for Restart {
     }
 }
 
-/// How often the candidates of each origin were interesting, over the whole run: the pass
-/// tests the origins that paid first. One Beta(1, 1) belief per origin, as ProbDD keeps one
+/// How often the candidates of each origin were interesting, over the whole run: with
+/// [`DfaOptions::learn_order`] the pass tests the origins that paid first. One Beta(1, 1) belief per origin, as ProbDD keeps one
 /// per element; it carries across bests because what kind of deletion pays is a property of
 /// the input's language, not of one word.
 #[derive(Clone, Debug, Default)]
