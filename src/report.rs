@@ -240,6 +240,16 @@ counters! {
     DfaAcceptedSpan = "dfa.accepted_span", Sum;
     /// Accepted candidates of the probe.
     DfaAcceptedProbe = "dfa.accepted_probe", Sum;
+    /// Accepted deletions of two units apart on an interval-minimal word.
+    DfaAcceptedUnitPair = "dfa.accepted_unit_pair", Sum;
+    /// Candidates of colourings (probe and windows) handed to the driver.
+    DfaSubmittedColouring = "dfa.submitted_colouring", Sum;
+    /// Candidates of the fallback walk handed to the driver.
+    DfaSubmittedFallback = "dfa.submitted_fallback", Sum;
+    /// Spans (whole word or window) handed to the driver.
+    DfaSubmittedSpan = "dfa.submitted_span", Sum;
+    /// Candidates not tested because a failure earlier in their round refutes them.
+    DfaRefuted = "dfa.refuted", Sum;
 }
 
 impl std::fmt::Display for Counter {

@@ -411,6 +411,38 @@ impl Induction {
         }
     }
 
+    /// For each of `candidates`, in order: whether it need not be tested, because the
+    /// candidates before it, had they all failed (the only way a test reaches it), refute it.
+    /// A candidate that needs a merge of positions `a < b` needs the deletion of `[a, b)` to
+    /// succeed in the same automaton; it is refuted once that deletion, or a combination of
+    /// merges all of which it needs, is known to fail. Only candidates that are not single
+    /// intervals are ever refuted, so the interval-minimal stop still rests on tests alone.
+    pub(crate) fn refuted_in_order(&self, candidates: &[Candidate]) -> Vec<bool> {
+        let mut failed_intervals: HashSet<(usize, usize)> = HashSet::new();
+        let mut failed_merges: Vec<&[(u32, u32)]> = Vec::new();
+        let mut out = Vec::with_capacity(candidates.len());
+        for c in candidates {
+            let refuted = c.interval.is_none()
+                && !c.merges.is_empty()
+                && (c.merges.iter().any(|&(a, b)| {
+                    let (a, b) = (a as usize, b as usize);
+                    a < b
+                        && (self.known.contains(a, b)
+                            || failed_intervals.contains(&self.word.canonical(a, b)))
+                }) || failed_merges
+                    .iter()
+                    .any(|m| m.iter().all(|x| c.merges.contains(x))));
+            out.push(refuted);
+            match c.interval {
+                Some(iv) => {
+                    failed_intervals.insert(iv);
+                }
+                None => failed_merges.push(&c.merges),
+            }
+        }
+        out
+    }
+
     /// The merges in `merges` cannot all hold: a colouring with all of them accepts a string
     /// known not to be interesting.
     fn learn_combination(&mut self, merges: &[(u32, u32)]) {

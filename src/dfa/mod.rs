@@ -98,6 +98,12 @@ pub struct DfaOptions {
     pub use_solver: bool,
     /// What follows the probe.
     pub finish: Finish,
+    /// Interval-minimal words of at most this many units then try deleting two units apart
+    /// at once (0: never), with [`Finish::Windows`] only.
+    pub pair_stage_units: usize,
+    /// Test each round's candidates in the order of how often their origin paid so far in
+    /// the run (off: in the order proposed).
+    pub learn_order: bool,
 }
 
 impl Default for DfaOptions {
@@ -118,6 +124,8 @@ impl Default for DfaOptions {
             fallback_batch: 16,
             use_solver: true,
             finish: Finish::Windows,
+            pair_stage_units: 32,
+            learn_order: false,
         }
     }
 }

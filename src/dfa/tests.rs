@@ -426,3 +426,74 @@ fn the_probe_skips_words_over_a_large_alphabet() {
     probe.run(&mut driver).unwrap();
     assert_eq!(driver.best(), b"x");
 }
+
+/// From `(()x)` the intervals leave `(x)`, which is interval-minimal (each bracket alone
+/// unbalances it) and whose loops are both learned failures, so no quotient accepts `x`; the
+/// pair stage deletes the partners together.
+#[test]
+fn an_interval_minimal_bracket_pair_goes_with_its_partner() {
+    let oracle = FnOracle::new(balanced_with_x);
+    let run = |pair_stage_units| {
+        let mut driver = Driver::new(b"(()x)".to_vec(), &oracle, EvalOptions::default());
+        let options = DfaOptions {
+            pair_stage_units,
+            ..DfaOptions::default()
+        };
+        DfaPass::new(Granularity::Bytes, options)
+            .run(&mut driver)
+            .unwrap();
+        (driver.best().to_vec(), driver.report())
+    };
+    let (best, report) = run(32);
+    assert_eq!(best, b"x");
+    assert_eq!(
+        report.counters[&Counter::DfaAcceptedUnitPair],
+        Figure::Count(1)
+    );
+    let (best, _) = run(0);
+    assert_eq!(best, b"(x)");
+}
+
+fn interval(word: &Word, i: usize, j: usize, origin: Origin) -> super::induction::Candidate {
+    let symbols = word.delete(i, j);
+    super::induction::Candidate {
+        bytes: word.spell(&symbols),
+        symbols,
+        interval: Some(word.canonical(i, j)),
+        merges: Vec::new(),
+        origin,
+        probe: false,
+    }
+}
+
+fn merges(word: &Word, merges: &[(u32, u32)]) -> super::induction::Candidate {
+    super::induction::Candidate {
+        bytes: Vec::new(),
+        symbols: Vec::new(),
+        interval: None,
+        merges: merges.to_vec(),
+        origin: Origin::Pair,
+        probe: word.len() == 0,
+    }
+}
+
+/// A candidate is reached only if every one before it failed: a merge whose interval failed
+/// earlier, or all the merges of an earlier failed combination, refute it; intervals never
+/// are refuted (the stop rests on tests).
+#[test]
+fn failures_earlier_in_a_round_refute_what_needs_them() {
+    let word = Word::from_symbols(b"abcdefgh");
+    let search = Induction::new(word.clone(), &DfaOptions::default(), &[], 0, false);
+    let round = vec![
+        interval(&word, 1, 3, Origin::ClassInterval),
+        merges(&word, &[(1, 3), (5, 7)]),
+        merges(&word, &[(0, 2), (4, 6)]),
+        merges(&word, &[(0, 2), (4, 6), (6, 8)]),
+        merges(&word, &[(0, 2)]),
+        interval(&word, 1, 3, Origin::Fallback),
+    ];
+    assert_eq!(
+        search.refuted_in_order(&round),
+        vec![false, true, false, true, false, false]
+    );
+}

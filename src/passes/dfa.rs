@@ -38,8 +38,43 @@ impl Default for Restart {
     }
 }
 
+/// How often the candidates of each origin were interesting, over the whole run: with
+/// [`DfaOptions::learn_order`] the pass tests the origins that paid first. One Beta(1, 1) belief per origin, as ProbDD keeps one
+/// per element; it carries across bests because what kind of deletion pays is a property of
+/// the input's language, not of one word.
+#[derive(Clone, Debug, Default)]
+struct Outcomes {
+    /// (interesting, tested) per origin.
+    counts: [(u64, u64); 5],
+}
+
+impl Outcomes {
+    fn slot(origin: Origin) -> usize {
+        match origin {
+            Origin::Span => 0,
+            Origin::ShortestPath => 1,
+            Origin::Pair => 2,
+            Origin::ClassInterval => 3,
+            Origin::Fallback => 4,
+        }
+    }
+
+    /// The posterior mean chance that a candidate of `origin` is interesting.
+    fn rate(&self, origin: Origin) -> f64 {
+        let (good, all) = self.counts[Self::slot(origin)];
+        (good as f64 + 1.0) / (all as f64 + 2.0)
+    }
+
+    fn record(&mut self, origin: Origin, interesting: bool) {
+        let c = &mut self.counts[Self::slot(origin)];
+        c.0 += u64::from(interesting);
+        c.1 += 1;
+    }
+}
+
 /// SAT-backed DFA induction over the units of one granularity.
 pub struct DfaPass {
+    outcomes: Outcomes,
     granularity: Granularity,
     options: DfaOptions,
     /// The last input this pass proved interval-minimal, so a fixpoint round is free.
@@ -55,6 +90,7 @@ impl DfaPass {
     /// The pass over units of `granularity`, within `options`' bounds.
     pub fn new(granularity: Granularity, options: DfaOptions) -> DfaPass {
         DfaPass {
+            outcomes: Outcomes::default(),
             granularity,
             options,
             proven_minimal: None,
@@ -185,6 +221,13 @@ impl Pass for DfaPass {
                 }
                 if induction.is_interval_minimal() {
                     driver.count(Counter::DfaIntervalMinimal, 1);
+                    if self.options.finish == Finish::Windows
+                        && induction.word().len() <= self.options.pair_stage_units
+                        && self.delete_a_pair(driver, induction.word())?
+                    {
+                        restart = Restart::default();
+                        continue;
+                    }
                     self.proven_minimal = Some(driver.best().to_vec());
                     return Ok(());
                 }
@@ -226,19 +269,29 @@ impl DfaPass {
     /// Runs rounds on one word until a reduction (returns the pairs that carry over to the
     /// new word, and where the deletion began) or interval-minimality (returns `None`).
     fn search(
-        &self,
+        &mut self,
         driver: &mut Driver,
         induction: &mut Induction,
     ) -> Result<Option<Restart>, Stop> {
         while let Some(round) = induction.next_round() {
+            let mut round = round;
+            if self.options.learn_order {
+                // Stable: within an origin the proposal order (widest, most units) stands.
+                round.candidates.sort_by(|a, b| {
+                    self.outcomes
+                        .rate(b.origin)
+                        .total_cmp(&self.outcomes.rate(a.origin))
+                });
+            }
+            let refuted = induction.refuted_in_order(&round.candidates);
             let mut bytes: Vec<Option<Vec<u8>>> = Vec::with_capacity(round.candidates.len());
-            for c in &round.candidates {
+            for (c, &refuted) in round.candidates.iter().zip(&refuted) {
                 let known_failure = c.interval.is_some()
                     && driver.cached(&c.bytes).is_some_and(|v| !v.is_interesting());
                 if known_failure {
                     driver.count(Counter::DfaCacheSeededPairs, 1);
                 }
-                bytes.push((!known_failure).then(|| c.bytes.clone()));
+                bytes.push((!known_failure && !refuted).then(|| c.bytes.clone()));
             }
             let mut position = 0;
             let mut next = || {
@@ -252,6 +305,19 @@ impl DfaPass {
             };
             let winner = driver.try_candidates(&mut next)?;
             let failed = winner.unwrap_or(round.candidates.len());
+            let reached = winner.map_or(failed, |w| w + 1);
+            for (i, (c, &refuted)) in round.candidates[..reached].iter().zip(&refuted).enumerate() {
+                if !refuted {
+                    self.outcomes.record(c.origin, winner == Some(i));
+                }
+                let counter = match (refuted, c.origin) {
+                    (true, _) => Counter::DfaRefuted,
+                    (false, Origin::Span) => Counter::DfaSubmittedSpan,
+                    (false, Origin::Fallback) => Counter::DfaSubmittedFallback,
+                    (false, _) => Counter::DfaSubmittedColouring,
+                };
+                driver.count(counter, 1);
+            }
             for c in &round.candidates[..failed] {
                 induction.learn_failure(c);
             }
@@ -286,6 +352,31 @@ impl DfaPass {
             }
         }
         Ok(None)
+    }
+
+    /// On an interval-minimal word, deletes two units apart at once if any such deletion is
+    /// interesting: a bracket with its partner, which no quotient of a word that needs each
+    /// alone can propose. Outermost pairs first, of differing units only (equal ones delete
+    /// like a loop, which the intervals already refuted). Returns whether one was accepted.
+    fn delete_a_pair(&self, driver: &mut Driver, word: &Word) -> Result<bool, Stop> {
+        let n = word.len();
+        let mut pairs: Vec<(usize, usize)> = (0..n)
+            .flat_map(|i| (i + 2..n).map(move |j| (i, j)))
+            .filter(|&(i, j)| word.symbol(i) != word.symbol(j))
+            .collect();
+        pairs.sort_by_key(|&(i, j)| (std::cmp::Reverse(j - i), i));
+        let mut candidates = pairs.into_iter().map(|(i, j)| {
+            let kept: Vec<u32> = (0..n)
+                .filter(|&p| p != i && p != j)
+                .map(|p| word.symbol(p))
+                .collect();
+            (word.spell(&kept), ())
+        });
+        let tried = driver.try_candidates(&mut || candidates.next())?;
+        if tried.is_some() {
+            driver.count(Counter::DfaAcceptedUnitPair, 1);
+        }
+        Ok(tried.is_some())
     }
 
     /// Carried pairs are positions of the candidate's symbols; they apply only if cutting the
