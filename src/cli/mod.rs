@@ -397,6 +397,13 @@ pub struct ReduceArgs {
     #[arg(help_heading = "Output", short, long)]
     pub verbose: bool,
 
+    /// What a terminal shows while the run goes: `full`, a full-screen view (figures, a size
+    /// graph, the current best, the test's output, the passes; `?` lists its keys); `line`,
+    /// a status line; `auto` (the default), `full` on a terminal of at least 100x30, else
+    /// `line`. Piped, each improvement is one line whatever this says.
+    #[arg(help_heading = "Output", long, default_value = "auto", value_name = "HOW", value_parser = ["auto", "full", "line"])]
+    pub ui: String,
+
     /// Write the run's figures as JSON to PATH.
     #[arg(help_heading = "Output", long, value_name = "PATH")]
     pub stats_json: Option<PathBuf>,

@@ -10,7 +10,7 @@ use super::plan;
 use super::session::{Extras, Session};
 use super::stats::{self, Record};
 use super::tree_io::{self, Target};
-use super::ui::{Setup, Ui, summary};
+use super::ui::{Setup, Ui, UiMode, summary};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
 use myhill::{Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop};
@@ -281,6 +281,7 @@ overlaid! {
     "allow_trivial" => allow_trivial;
     "also_interesting" => also_interesting;
     "verbose" => verbose;
+    "ui" => ui;
 }
 
 /// The schedule the run follows (a directory's own for a tree) and the run opened: its session,
@@ -352,6 +353,9 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         max_tests: args.max_tests,
         first_runs: args.t.first_runs,
         control: session.control.clone(),
+        mode: UiMode::named(&args.ui),
+        passes: schedule.names(),
+        best: reduction.best().to_vec(),
     };
     let watch = Rc::new(RefCell::new(Onlookers::new(run_dir, target, setup)));
     {
@@ -392,6 +396,7 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         ..
     } = watch;
     ui.finish();
+    record.disabled = session.control.disabled();
     record.report = Some(finished.report.clone());
     if let Some(run) = &run_dir {
         say_how_the_run_dir_served(run, args, &finished.report, &out_path);
@@ -680,7 +685,12 @@ fn finish(
         ended = Ended::Trivial;
     }
     if !args.t.quiet {
-        out::err_raw(summary(report, args.verbose, record.files));
+        out::err_raw(summary(
+            report,
+            args.verbose,
+            record.files,
+            &record.disabled,
+        ));
         out::err(format!("myhill: result written to {}", out_path.display()));
     }
 

@@ -32,6 +32,8 @@ pub struct Record {
     pub ended: Option<Ended>,
     /// For a directory: files and content bytes at the start and at the end.
     pub files: Option<((usize, usize), (usize, usize))>,
+    /// The passes disabled during the run (the full view's `d`), still disabled at its end.
+    pub disabled: Vec<String>,
 }
 
 fn path(p: &Option<PathBuf>) -> Value {
@@ -93,6 +95,7 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
                 "name": p.name,
                 "runs": p.runs,
                 "skipped": p.skipped,
+                "disabled": record.disabled.contains(&p.name),
                 "tests": p.tests,
                 "cache_hits": p.cache_hits,
                 "successes": p.successes,
@@ -165,6 +168,7 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
         "reached_90": reached(0.9),
         "reached_99": reached(0.99),
         "passes": passes,
+        "disabled_passes": record.disabled,
         "counters": counters,
         "timers": timers,
     })
