@@ -10,6 +10,7 @@ mod exit;
 mod files;
 mod out;
 mod plan;
+mod plot;
 mod reduce;
 mod runs;
 mod session;
@@ -148,6 +149,17 @@ pub enum RunsAction {
         /// Remove every run that reduced to the end.
         #[arg(long)]
         finished: bool,
+    },
+    /// Draw a run's size curve as an SVG picture: bytes left against time and against tests
+    /// run, each drop coloured by the pass that made it, on a log axis when the sizes span
+    /// more than a factor of ten.
+    Plot {
+        /// The run (a name from `myhill runs list`, or a path).
+        #[arg(value_name = "RUN")]
+        run: PathBuf,
+        /// Where the SVG goes.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
     },
 }
 

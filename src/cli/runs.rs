@@ -1,4 +1,4 @@
-//! `myhill runs`: listing and removing the kept run directories.
+//! `myhill runs`: listing, removing and plotting the kept run directories.
 //!
 //! The directories live under [`myhill::default_runs_root`]; a name there or a path
 //! elsewhere is accepted. Nothing but a run directory ([`myhill::is_run_dir`]) is removed, and
@@ -18,7 +18,40 @@ pub fn run(action: RunsAction) -> Result<Exit, Fail> {
             Ok(Exit::Ok)
         }
         RunsAction::Remove { runs, finished } => remove(root.as_deref(), &runs, finished),
+        RunsAction::Plot { run, output } => {
+            let dir = find(root.as_deref(), &run)?;
+            let figure = super::plot::run_figure(&dir)
+                .map_err(|e| Fail::usage(format!("cannot read the run {}: {e}", dir.display())))?;
+            std::fs::write(&output, super::plot::svg(&figure)).map_err(|e| {
+                Fail::usage(format!("cannot write the plot {}: {e}", output.display()))
+            })?;
+            out::err(format!("myhill: the size curve is in {}", output.display()));
+            Ok(Exit::Ok)
+        }
     }
+}
+
+/// The run directory `run` names: a name under the root of runs, or a path.
+fn find(root: Option<&Path>, run: &Path) -> Result<PathBuf, Fail> {
+    let under_root = root
+        .map(|r| r.join(run))
+        .filter(|p| run.components().count() == 1 && p.is_dir());
+    let dir = under_root.unwrap_or_else(|| run.to_path_buf());
+    if !dir.is_dir() {
+        return Err(Fail::usage(format!(
+            "{}: no such run; `myhill runs list` names them",
+            run.display()
+        )));
+    }
+    if !myhill::is_run_dir(&dir) {
+        return Err(Fail::usage(format!(
+            "{} is not a run directory (it has no {} or meta.json): myhill reads and removes only \
+             its own directories",
+            dir.display(),
+            myhill::MARKER
+        )));
+    }
+    Ok(dir)
 }
 
 fn status(info: &RunInfo, dir: &Path) -> &'static str {
@@ -99,25 +132,7 @@ fn human(bytes: u64) -> String {
 fn remove(root: Option<&Path>, runs: &[PathBuf], finished: bool) -> Result<Exit, Fail> {
     let mut targets: Vec<PathBuf> = Vec::new();
     for run in runs {
-        // A bare name is one under the root; anything else a path.
-        let under_root = root
-            .map(|r| r.join(run))
-            .filter(|p| run.components().count() == 1 && p.is_dir());
-        let dir = under_root.unwrap_or_else(|| run.clone());
-        if !dir.is_dir() {
-            return Err(Fail::usage(format!(
-                "{}: no such run; `myhill runs list` names them",
-                run.display()
-            )));
-        }
-        if !myhill::is_run_dir(&dir) {
-            return Err(Fail::usage(format!(
-                "{} is not a run directory (it has no {} or meta.json): myhill removes only \
-                 its own directories",
-                dir.display(),
-                myhill::MARKER
-            )));
-        }
+        let dir = find(root, run)?;
         targets.push(dir);
     }
     if finished && let Some(root) = root {
