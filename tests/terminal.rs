@@ -448,3 +448,114 @@ fn a_run_under_the_full_view_tests_what_a_line_run_tests() {
         assert_eq!(full[figure], line[figure], "{figure}");
     }
 }
+
+/// Applies the hunks `runs show --history` prints, in order, to `original`.
+fn apply_history(original: &[u8], history: &str) -> Vec<u8> {
+    let mut text: Vec<Vec<u8>> = original
+        .split_inclusive(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect();
+    let lines: Vec<&str> = history.split('\n').collect();
+    let mut k = 0;
+    while k < lines.len() {
+        let Some(header) = lines[k].strip_prefix("@@ -") else {
+            k += 1;
+            continue;
+        };
+        let old = header.split(' ').next().unwrap();
+        let (start, count) = old.split_once(',').unwrap();
+        let (start, count): (usize, usize) = (start.parse().unwrap(), count.parse().unwrap());
+        let at = if count == 0 { start } else { start - 1 };
+        k += 1;
+        let mut added: Vec<Vec<u8>> = Vec::new();
+        let mut removed = 0;
+        while k < lines.len() && !lines[k].starts_with("@@") && !lines[k].is_empty() {
+            let line = lines[k];
+            let no_newline = lines.get(k + 1) == Some(&"\\ No newline at end of file");
+            if let Some(t) = line.strip_prefix('+') {
+                let mut l = t.as_bytes().to_vec();
+                if !no_newline {
+                    l.push(b'\n');
+                }
+                added.push(l);
+            } else if line.starts_with('-') {
+                removed += 1;
+            }
+            k += if no_newline { 2 } else { 1 };
+        }
+        text.splice(at..at + removed, added);
+    }
+    text.concat()
+}
+
+/// `runs show` follows a run another process makes: at its end the view shows the figures of
+/// that run's stats file; the history's diffs, applied in order to `original`, give `best`.
+#[test]
+fn runs_show_follows_a_run_made_elsewhere_and_its_history_rebuilds_the_best() {
+    let case = Case::new();
+    let (_, _) = slow_case_at(&case, "", "0.3");
+    let mut reduce = case
+        .command(&[
+            "reduce",
+            "-j",
+            "1",
+            "--run-dir",
+            "run",
+            "--stats-json",
+            "stats.json",
+            "./slow.sh",
+            "in.c",
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let run = case.path("run");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !run.join("tests.jsonl").exists() {
+        assert!(Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let command = format!(
+        "cd {} && XDG_STATE_HOME={} {} runs show run; echo \"exit=$?\"; sleep 600",
+        case.dir.path().display(),
+        case.state.path().display(),
+        bin()
+    );
+    let Some(tmux) = Tmux::start_sized("show", 100, 30, &command) else {
+        let _ = reduce.kill();
+        let _ = reduce.wait();
+        return;
+    };
+    let all = |s: &[String]| s.join("\n");
+    tmux.wait("the live run followed", |s| {
+        all(s).contains("following the live run")
+    });
+    // Keys that would steer the run are refused, with the reason.
+    tmux.keys("p");
+    tmux.wait("p refused", |s| {
+        all(s).contains("read-only: this view only reads")
+    });
+    assert!(reduce.wait().unwrap().success());
+    let stats = common::json(&case.path("stats.json"));
+    let figures = format!(
+        "{} -> {} bytes",
+        stats["initial_bytes"], stats["final_bytes"]
+    );
+    let tests = format!("| {} tests |", stats["tests_run"]);
+    tmux.wait("the figures of the stats file", |s| {
+        let t = all(s);
+        t.contains(&figures) && t.contains(&tests) && t.contains("replaying a finished run")
+    });
+    tmux.keys("h");
+    tmux.wait("the history", |s| all(s).contains("history: step"));
+    tmux.keys("q");
+    tmux.wait("the viewer closed", |s| all(s).contains("exit=0"));
+
+    let out = case.run(&["runs", "show", "run"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let history = String::from_utf8(out.stdout).unwrap();
+    assert!(history.contains("@@ step 1 of "), "{history}");
+    let original = std::fs::read(run.join("original")).unwrap();
+    assert_eq!(apply_history(&original, &history), case.read("run/best"));
+    assert_eq!(case.read("run/best"), case.read("in.c"));
+}

@@ -14,6 +14,7 @@ mod plot;
 mod reduce;
 mod runs;
 mod session;
+mod show;
 mod stats;
 mod terminal;
 mod tree_io;
@@ -149,6 +150,18 @@ pub enum RunsAction {
         /// Remove every run that reduced to the end.
         #[arg(long)]
         finished: bool,
+    },
+    /// Watch a run in the full-screen view, from its directory: a run in progress is followed
+    /// live (read-only: from any terminal, while it runs elsewhere), a finished or killed one
+    /// replayed. `h` opens the history of accepted steps, each a diff against the one
+    /// before. Piped, or with --history, prints that history as unified diff hunks.
+    Show {
+        /// The run (a name from `myhill runs list`, or a path).
+        #[arg(value_name = "RUN")]
+        run: PathBuf,
+        /// Print the history of steps instead of showing the view.
+        #[arg(long)]
+        history: bool,
     },
     /// Draw a run's size curve as an SVG picture: bytes left against time and against tests
     /// run, each drop coloured by the pass that made it, on a log axis when the sizes span

@@ -18,6 +18,9 @@ pub fn run(action: RunsAction) -> Result<Exit, Fail> {
             Ok(Exit::Ok)
         }
         RunsAction::Remove { runs, finished } => remove(root.as_deref(), &runs, finished),
+        RunsAction::Show { run, history } => {
+            super::show::run(&find(root.as_deref(), &run)?, history)
+        }
         RunsAction::Plot { run, output } => {
             let dir = find(root.as_deref(), &run)?;
             let figure = super::plot::run_figure(&dir)

@@ -6,7 +6,7 @@
 //! stops as Ctrl-C does. Piped, each improvement is one line, stamped with the time since the
 //! start.
 
-mod view;
+pub(super) mod view;
 
 use super::out;
 use super::terminal::{self, Keys};
@@ -477,6 +477,7 @@ impl Ui {
                                 started: s.started,
                                 tests: s.tests,
                                 initial: s.initial,
+                                steps: None,
                             };
                             let _ = screen.terminal.draw(|f| {
                                 page = usize::from(f.area().height / 3);
@@ -504,7 +505,7 @@ impl Ui {
                             control.skip_pass();
                             s.note = Some(format!("skipping {}", s.pass));
                         }
-                        Key::Skip | Key::Other => {}
+                        Key::Skip | Key::Other | Key::History => {}
                         Key::Disable => {
                             let at = board.shown_selection();
                             let Some(row) = board.passes.get_mut(at) else {

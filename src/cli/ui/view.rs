@@ -83,6 +83,10 @@ pub(crate) struct Board {
     pub(crate) said: Vec<String>,
     /// Read-only: following or replaying a run directory, not steering one.
     pub(crate) read_only: Option<String>,
+    /// Why the output panel is empty, when it cannot be otherwise.
+    pub(crate) output_note: Option<String>,
+    /// The step the history explorer shows (0 is the first step), when it is open.
+    pub(crate) history: Option<usize>,
 }
 
 impl Board {
@@ -114,6 +118,8 @@ impl Board {
             paused: false,
             said: Vec::new(),
             read_only: None,
+            output_note: None,
+            history: None,
         };
         board.set_best(best);
         board
@@ -196,7 +202,12 @@ impl Board {
     /// A key the view handles itself (moving and help); `false` if it is not one.
     pub(crate) fn navigate(&mut self, key: Nav, page: usize) -> bool {
         let page = page.max(1);
-        if self.focus == Focus::Passes && key != Nav::Help && key != Nav::NextPanel {
+        if self.focus == Focus::Passes
+            && matches!(
+                key,
+                Nav::Up | Nav::Down | Nav::PageUp | Nav::PageDown | Nav::Follow
+            )
+        {
             self.selected = self.shown_selection();
             self.follow_running = key == Nav::Follow;
         }
@@ -243,6 +254,7 @@ impl Board {
                 self.best_top = None;
                 self.output_back = 0;
             }
+            (Nav::Prev | Nav::Next, _) => {}
         }
         true
     }
@@ -275,7 +287,17 @@ pub(crate) enum Nav {
     NextPanel,
     Follow,
     Help,
+    /// The step before, in the history.
+    Prev,
+    /// The step after, in the history.
+    Next,
 }
+
+/// A step of a run directory: its pass, the tests run and the seconds since the start then.
+pub(crate) type StepInfo = (String, u64, f64);
+
+/// A run directory's original, the best after each step, and the steps.
+pub(crate) type History<'a> = (&'a [u8], &'a [Vec<u8>], &'a [StepInfo]);
 
 /// The figures above the panels, and the line of keys below them.
 pub(crate) struct Frame0<'a> {
@@ -286,10 +308,15 @@ pub(crate) struct Frame0<'a> {
     /// Tests run now (for the running pass's live figures).
     pub(crate) tests: u64,
     pub(crate) initial: usize,
+    /// A run directory's original, bests and steps (pass, tests, seconds), for the history.
+    pub(crate) steps: Option<History<'a>>,
 }
 
 const KEYS: &str =
     "s skip  d disable/enable  p pause  q stop  ? help  tab panel  arrows/PgUp/PgDn move";
+
+const READ_ONLY_KEYS: &str =
+    "h history  left/right step  q quit  ? help  tab panel  arrows/PgUp/PgDn move";
 
 const HELP: &[(&str, &str)] = &[
     (
@@ -313,6 +340,14 @@ const HELP: &[(&str, &str)] = &[
         "home",
         "follow the running pass, the last change and the end of the output again",
     ),
+    (
+        "h",
+        "runs show: the history of steps, each a diff against the one before",
+    ),
+    (
+        "left/right",
+        "runs show: the step before or after in the history",
+    ),
 ];
 
 fn bold() -> Style {
@@ -334,7 +369,8 @@ pub(crate) fn draw(frame: &mut Frame, f: &Frame0) {
     let b = f.board;
     let mut stats: Vec<Line> = f.status.iter().map(|l| Line::from(l.as_str())).collect();
     if let Some(why) = &b.read_only {
-        stats.push(Line::styled(why.clone(), Style::default().fg(Color::Cyan)));
+        let line = b.said.last().unwrap_or(why);
+        stats.push(Line::styled(line.clone(), Style::default().fg(Color::Cyan)));
     } else if b.paused {
         stats.push(Line::styled(
             "PAUSED: no test starts (p resumes)",
@@ -351,8 +387,13 @@ pub(crate) fn draw(frame: &mut Frame, f: &Frame0) {
     ])
     .areas(area);
     frame.render_widget(Paragraph::new(stats).block(block("myhill", false)), top);
+    let footer = if b.read_only.is_some() {
+        READ_ONLY_KEYS
+    } else {
+        KEYS
+    };
     frame.render_widget(
-        Paragraph::new(KEYS).style(Style::default().add_modifier(Modifier::DIM)),
+        Paragraph::new(footer).style(Style::default().add_modifier(Modifier::DIM)),
         keys,
     );
     if area.width >= 100 {
@@ -375,7 +416,7 @@ pub(crate) fn draw(frame: &mut Frame, f: &Frame0) {
             draw_graph(frame, f, graph, false);
         }
         draw_passes(frame, f, passes);
-        draw_best(frame, b, best);
+        draw_best_or_history(frame, f, best);
         draw_output(frame, b, output);
     } else {
         let rows = (b.passes.len() as u16 + 3).min(middle.height / 3).max(4);
@@ -388,7 +429,7 @@ pub(crate) fn draw(frame: &mut Frame, f: &Frame0) {
         .areas(middle);
         draw_passes(frame, f, passes);
         draw_graph(frame, f, graph, false);
-        draw_best(frame, b, best);
+        draw_best_or_history(frame, f, best);
         draw_output(frame, b, output);
     }
     if b.help {
@@ -580,6 +621,73 @@ fn draw_passes(frame: &mut Frame, f: &Frame0, area: Rect) {
     frame.render_widget(table, area);
 }
 
+fn draw_best_or_history(frame: &mut Frame, f: &Frame0, area: Rect) {
+    match (f.board.history, f.steps) {
+        (Some(at), Some((original, bests, steps))) if !steps.is_empty() => {
+            let at = at.min(steps.len() - 1);
+            let before: &[u8] = if at == 0 { original } else { &bests[at - 1] };
+            draw_step(
+                frame,
+                f.board,
+                before,
+                &bests[at],
+                (at, steps.len()),
+                &steps[at],
+                area,
+            )
+        }
+        _ => draw_best(frame, f.board, area),
+    }
+}
+
+/// One step of the history: its diff against the step before, with a little context.
+fn draw_step(
+    frame: &mut Frame,
+    b: &Board,
+    before: &[u8],
+    after: &[u8],
+    (at, of): (usize, usize),
+    (pass, tests, secs): &StepInfo,
+    area: Rect,
+) {
+    let h = crate::cli::show::hunk(before, after);
+    let old: Vec<&[u8]> = before.split_inclusive(|&c| c == b'\n').collect();
+    let text = |l: &[u8]| {
+        String::from_utf8_lossy(l)
+            .trim_end_matches('\n')
+            .replace('\t', "    ")
+    };
+    let mut lines: Vec<Line> = Vec::new();
+    for l in &old[h.at.saturating_sub(3)..h.at] {
+        lines.push(Line::from(format!("  {}", text(l))));
+    }
+    for l in &h.removed {
+        lines.push(Line::styled(
+            format!("- {}", text(l)),
+            Style::default().fg(Color::Red),
+        ));
+    }
+    for l in &h.added {
+        lines.push(Line::styled(
+            format!("+ {}", text(l)),
+            Style::default().fg(Color::Green),
+        ));
+    }
+    let after_at = h.at + h.removed.len();
+    for l in old.iter().skip(after_at).take(3) {
+        lines.push(Line::from(format!("  {}", text(l))));
+    }
+    let title = format!(
+        "history: step {} of {of}, {pass}, test {tests}, {secs:.1}s, {} -> {} bytes",
+        at + 1,
+        before.len(),
+        after.len()
+    );
+    let panel = block(&title, b.focus == Focus::Best)
+        .title_bottom("left/right: step before/after, h: close");
+    frame.render_widget(Paragraph::new(lines).block(panel), area);
+}
+
 fn draw_best(frame: &mut Frame, b: &Board, area: Rect) {
     let rows = area.height.saturating_sub(2) as usize;
     let top = b.best_top.unwrap_or_else(|| b.follow_top(rows));
@@ -644,6 +752,15 @@ fn draw_output(frame: &mut Frame, b: &Board, area: Rect) {
         Some(n) => format!("output of the last interesting test (test {n})"),
         None => "output of the last interesting test".to_string(),
     };
+    if let Some(note) = &b.output_note {
+        frame.render_widget(
+            Paragraph::new(note.as_str())
+                .wrap(Wrap { trim: true })
+                .block(block(&title, b.focus == Focus::Output)),
+            area,
+        );
+        return;
+    }
     let shown: Vec<Line> = lines[start..end].to_vec();
     frame.render_widget(
         Paragraph::new(shown).block(block(&title, b.focus == Focus::Output)),
@@ -705,6 +822,8 @@ pub(crate) enum Key {
     /// Ctrl-C in raw mode, where it raises no signal.
     Interrupt,
     Move(Nav),
+    /// Open or close the history of steps.
+    History,
     /// Any other key (it closes the help).
     Other,
 }
@@ -727,12 +846,15 @@ pub(crate) fn next_key(timeout: Duration) -> Option<Key> {
         KeyCode::Char('d' | 'D') => Key::Disable,
         KeyCode::Char('p' | 'P') => Key::Pause,
         KeyCode::Char('q' | 'Q') => Key::Stop,
-        KeyCode::Char('?' | 'h') => Key::Move(Nav::Help),
+        KeyCode::Char('?') => Key::Move(Nav::Help),
+        KeyCode::Char('h' | 'H') => Key::History,
         KeyCode::Up | KeyCode::Char('k') => Key::Move(Nav::Up),
         KeyCode::Down | KeyCode::Char('j') => Key::Move(Nav::Down),
         KeyCode::PageUp => Key::Move(Nav::PageUp),
         KeyCode::PageDown => Key::Move(Nav::PageDown),
-        KeyCode::Tab | KeyCode::Left | KeyCode::Right => Key::Move(Nav::NextPanel),
+        KeyCode::Tab => Key::Move(Nav::NextPanel),
+        KeyCode::Left => Key::Move(Nav::Prev),
+        KeyCode::Right => Key::Move(Nav::Next),
         KeyCode::Home | KeyCode::End => Key::Move(Nav::Follow),
         KeyCode::Esc => Key::Move(Nav::Follow),
         _ => Key::Other,
@@ -766,6 +888,7 @@ mod tests {
                         started: now - Duration::from_secs(3),
                         tests: 9,
                         initial: 19,
+                        steps: None,
                     },
                 )
             })
