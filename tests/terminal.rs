@@ -547,7 +547,9 @@ fn runs_show_follows_a_run_made_elsewhere_and_its_history_rebuilds_the_best() {
         t.contains(&figures) && t.contains(&tests) && t.contains("replaying a finished run")
     });
     tmux.keys("h");
-    tmux.wait("the history", |s| all(s).contains("history: step"));
+    tmux.wait("the history", |s| {
+        all(s).contains("left/right: step before/after")
+    });
     tmux.keys("q");
     tmux.wait("the viewer closed", |s| all(s).contains("exit=0"));
 

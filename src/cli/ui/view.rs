@@ -678,7 +678,7 @@ fn draw_step(
         lines.push(Line::from(format!("  {}", text(l))));
     }
     let title = format!(
-        "history: step {} of {of}, {pass}, test {tests}, {secs:.1}s, {} -> {} bytes",
+        "step {}/{of} {pass}, test {tests}, {secs:.1}s, {}->{} B",
         at + 1,
         before.len(),
         after.len()
