@@ -287,9 +287,9 @@ fn the_full_view_shows_its_panels_at_every_size_and_d_p_q_steer_the_run() {
     let all = |s: &[String]| s.join("\n");
     let screen = tmux.wait("the panels with a gain", |s| {
         let t = all(s);
-        t.contains("> split/lines")
+        t.contains("split/lines")
             && t.contains("size against tests")
-            && t.contains("> last change: split/lines")
+            && t.contains("> last change: ")
             && t.contains("output of the last interesting test")
             && t.contains("stdout:")
     });

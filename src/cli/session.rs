@@ -39,6 +39,7 @@ fn install_signals() -> Result<Control, Fail> {
                 _ => {
                     // No destructor runs on this exit: give the terminal its line mode back.
                     super::terminal::restore();
+                    super::ui::view::restore_if_active();
                     std::process::exit(Exit::Interrupted.code())
                 }
             }

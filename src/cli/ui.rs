@@ -528,18 +528,19 @@ impl Ui {
                             }
                         }
                         Key::Stop => {
-                            control.resume();
+                            // Stopped first, so no test held back by a pause starts.
                             control.stop();
+                            control.resume();
                             s.note = Some("stopping: the best so far is kept".to_string());
                         }
                         Key::Interrupt => {
                             interrupts += 1;
-                            control.resume();
                             if interrupts == 1 {
                                 control.stop();
                             } else {
                                 control.hurry();
                             }
+                            control.resume();
                             s.note = Some("stopping: the best so far is kept".to_string());
                         }
                     }

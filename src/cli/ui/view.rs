@@ -777,6 +777,7 @@ impl Screen {
     /// Takes over the terminal stderr is on.
     pub(crate) fn start() -> std::io::Result<Screen> {
         crossterm::terminal::enable_raw_mode()?;
+        ACTIVE.store(true, std::sync::atomic::Ordering::SeqCst);
         let mut err = std::io::stderr();
         if let Err(e) = crossterm::execute!(
             err,
@@ -797,8 +798,19 @@ impl Screen {
     }
 }
 
+/// Whether a [`Screen`] holds the terminal now.
+static ACTIVE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Gives the terminal back if a [`Screen`] holds it (for an exit that runs no destructor).
+pub(crate) fn restore_if_active() {
+    if ACTIVE.load(std::sync::atomic::Ordering::SeqCst) {
+        restore();
+    }
+}
+
 /// Leaves the alternate screen and raw mode; harmless when not in them.
 pub(crate) fn restore() {
+    ACTIVE.store(false, std::sync::atomic::Ordering::SeqCst);
     let _ = crossterm::execute!(
         std::io::stderr(),
         crossterm::terminal::LeaveAlternateScreen,
