@@ -267,6 +267,22 @@ impl Archive {
             .sum()
     }
 
+    /// The symbolic links whose target leaves the tree, with their targets: an absolute one
+    /// (in a copy it still points at the original place, so a test may write there) or a
+    /// relative one that climbs above the root (in a copy made elsewhere it dangles).
+    pub fn links_leaving(&self) -> Vec<(&Path, &Path)> {
+        self.entries
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EntryKind::Symlink(target) => {
+                    let target = Path::new(std::ffi::OsStr::from_bytes(target));
+                    leaves(e.path(), target).then_some((e.path(), target))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Whether `bytes` start like an encoded archive.
     pub fn is_archive(bytes: &[u8]) -> bool {
         bytes.starts_with(MAGIC)
@@ -536,8 +552,46 @@ fn decode_record(rest: &[u8]) -> Result<(Entry, &[u8]), ArchiveError> {
     Ok((entry, rest))
 }
 
+/// Whether the link at `link` (a path in the tree) to `target` points outside the tree.
+fn leaves(link: &Path, target: &Path) -> bool {
+    if target.is_absolute() {
+        return true;
+    }
+    // The link's directory, then the target's components from there.
+    let mut depth = link.components().count().saturating_sub(1) as i64;
+    for part in target.components() {
+        match part {
+            std::path::Component::ParentDir => depth -= 1,
+            std::path::Component::Normal(_) => depth += 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn links_that_leave_the_tree_are_found() {
+        let tree = super::Archive::new(vec![
+            super::Entry::dir("lib", 0o755),
+            super::Entry::symlink("lib/in", "../a.txt"),
+            super::Entry::symlink("lib/up", "../../shared/x"),
+            super::Entry::symlink("abs", "/etc/hostname"),
+            super::Entry::file("a.txt", 0o644, b"a"),
+            super::Entry::symlink("down", "lib/../a.txt"),
+        ])
+        .unwrap();
+        let found: Vec<String> = tree
+            .links_leaving()
+            .iter()
+            .map(|(l, t)| format!("{} -> {}", l.display(), t.display()))
+            .collect();
+        assert_eq!(found, ["abs -> /etc/hostname", "lib/up -> ../../shared/x"]);
+    }
     use super::*;
 
     fn sample() -> Archive {

@@ -160,6 +160,7 @@ pub fn run(process: &Process, cancel: &Cancel) -> Result<Run, RunError> {
     };
     let mut cmd = std::process::Command::new(program);
     cmd.args(&process.argv[1..]).process_group(0);
+    die_with_this_process(&mut cmd);
     if let Some(dir) = &process.cwd {
         cmd.current_dir(dir);
     }
@@ -203,9 +204,36 @@ pub fn run(process: &Process, cancel: &Cancel) -> Result<Run, RunError> {
     };
     // Whatever the command left running in its group goes with it, and so does what it
     // started in sessions of their own.
-    clear_group(group, grace);
+    clear_group(group, grace, cancel);
     stop_marked(Some(&mark), grace);
     result
+}
+
+/// Gives the command a parent-death signal (Linux): if this process is killed (SIGKILL, which
+/// nothing can catch), the command, its group's leader, gets SIGKILL rather than run on
+/// unwatched. What the leader started itself is not reached: that is in the README's list of
+/// what no process can clean up after SIGKILL.
+fn die_with_this_process(cmd: &mut std::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: between fork and exec the closure calls only async-signal-safe functions
+        // (prctl, getppid) and allocates nothing.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // This process died before the signal was set: do not start at all.
+                if libc::getppid() != parent {
+                    return Err(std::io::Error::other("myhill exited"));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
 }
 
 /// Waits for the leader to end, its time limit or its cancellation; the leader is reaped.
@@ -231,7 +259,7 @@ fn watch_and_stop(
             }
             Ok(None) => {}
             Err(e) => {
-                stop_group(child, &watch, group, Duration::ZERO);
+                stop_group(child, &watch, group, Duration::ZERO, cancel);
                 break Err(RunError::Wait(e));
             }
         }
@@ -241,13 +269,13 @@ fn watch_and_stop(
             } else {
                 process.grace
             };
-            stop_group(child, &watch, group, grace);
+            stop_group(child, &watch, group, grace, cancel);
             break Err(RunError::Cancelled);
         }
         let elapsed = started.elapsed();
         if let Some(limit) = process.timeout {
             if elapsed >= limit {
-                stop_group(child, &watch, group, process.grace);
+                stop_group(child, &watch, group, process.grace, cancel);
                 break Ok(Run {
                     ended: Ended::TimedOut,
                     duration: elapsed,
@@ -262,15 +290,23 @@ fn watch_and_stop(
 }
 
 /// Stops a running leader and its group: SIGTERM to the group, up to `grace` for the leader to
-/// exit, then SIGKILL to the group; the leader is reaped.
-fn stop_group(child: &mut Child, watch: &ExitWatch, group: i32, grace: Duration) {
+/// exit, then SIGKILL to the group; the leader is reaped. A grace under way is cut short to
+/// [`HURRIED_GRACE`] when `cancel` is hurried (a second Ctrl-C while tests wait out the first's
+/// grace).
+fn stop_group(child: &mut Child, watch: &ExitWatch, group: i32, grace: Duration, cancel: &Cancel) {
     signal_group(group, libc::SIGTERM);
-    let deadline = Instant::now() + grace;
+    let started = Instant::now();
+    let mut deadline = started + grace;
     while Instant::now() < deadline {
         if matches!(child.try_wait(), Ok(Some(_))) {
             break;
         }
-        watch.wait((deadline - Instant::now()).min(Duration::from_millis(10)));
+        if cancel.is_hurried() {
+            deadline = deadline.min(started.max(Instant::now()) + HURRIED_GRACE.min(grace));
+        }
+        watch.wait(
+            (deadline.saturating_duration_since(Instant::now())).min(Duration::from_millis(10)),
+        );
     }
     signal_group(group, libc::SIGKILL);
     let _ = child.wait();
@@ -278,13 +314,13 @@ fn stop_group(child: &mut Child, watch: &ExitWatch, group: i32, grace: Duration)
 
 /// After the leader is gone: stops what is left of its group, SIGTERM first and SIGKILL after
 /// `grace` if anything still answers.
-fn clear_group(group: i32, grace: Duration) {
+fn clear_group(group: i32, grace: Duration, cancel: &Cancel) {
     if !group_exists(group) {
         return;
     }
     signal_group(group, libc::SIGTERM);
     let deadline = Instant::now() + grace;
-    while Instant::now() < deadline && group_exists(group) {
+    while Instant::now() < deadline && group_exists(group) && !cancel.is_hurried() {
         std::thread::sleep(Duration::from_millis(2));
     }
     signal_group(group, libc::SIGKILL);
@@ -333,6 +369,22 @@ fn adopt_orphans() {
             libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
         }
     });
+}
+
+/// Sends SIGKILL to the group of every command running now, at once and without waiting: for
+/// a program that must exit this moment (a third Ctrl-C), so that no test outlives it. Does not
+/// block: if the list of commands is busy, it is read anyway.
+pub fn kill_running() -> usize {
+    let running = match LEADERS.try_lock() {
+        Ok(guard) => guard.clone(),
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner().clone(),
+        // Held by a thread that is starting or reaping a command: a moment later it is free.
+        Err(std::sync::TryLockError::WouldBlock) => leaders().clone(),
+    };
+    for &group in &running {
+        signal_group(group, libc::SIGKILL);
+    }
+    running.len()
 }
 
 /// Stops every orphan this process adopted that a command started, marked or not (one that
@@ -582,6 +634,42 @@ mod tests {
 
     fn sh(script: &str) -> Process {
         Process::new(["sh", "-c", script])
+    }
+
+    /// A second Ctrl-C (a hurry) while tests wait out the first one's grace kills them then,
+    /// not at the end of the grace: here a grace of two minutes, for a test that ignores
+    /// SIGTERM.
+    #[test]
+    fn a_hurry_cuts_a_grace_under_way_short() {
+        let dir = tempfile::tempdir().unwrap();
+        let started = dir.path().join("started");
+        let mut p = sh(&format!(
+            "trap '' TERM; touch {}; sleep 300",
+            started.display()
+        ));
+        p.grace = Duration::from_secs(120);
+        let control = Control::new();
+        let cancel = Cancel::child_of(&control);
+        let began = Instant::now();
+        let runner = std::thread::spawn(move || run(&p, &cancel));
+        while !started.exists() {
+            assert!(
+                began.elapsed() < Duration::from_secs(60),
+                "the test never started"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        control.stop();
+        // Well into the grace: the group ignored its SIGTERM.
+        std::thread::sleep(Duration::from_millis(300));
+        control.hurry();
+        let result = runner.join().unwrap();
+        assert!(matches!(result, Err(RunError::Cancelled)), "{result:?}");
+        assert!(
+            began.elapsed() < Duration::from_secs(90),
+            "the grace was waited out: {:?}",
+            began.elapsed()
+        );
     }
 
     #[test]

@@ -30,6 +30,7 @@ use crate::archive::Splice;
 use crate::certify::{Certificate, Minimality, certify_in};
 use crate::eval::{EvalOptions, Evaluator, Meter};
 use crate::idset::IdSet;
+use crate::kind::{Decided, Kind};
 use crate::oracle::{Oracle, Verdict};
 use crate::policy::Policy;
 use crate::report::{Counter, Event, Figure, Fold, PassStats, Report, Stop};
@@ -78,6 +79,13 @@ pub struct Driver<'o> {
     /// Bytes per test below which a splitting pass hands its tests over (see
     /// [`Driver::yield_floor`]).
     yield_floor: Option<f64>,
+    /// The kind of the input, decided once from the original (see [`crate::Kind`]); while
+    /// focused on one file of a tree, that file's.
+    kind: Decided,
+    /// The kind of each file of a tree, decided when it was first focused on, by path.
+    file_kinds: BTreeMap<String, Decided>,
+    /// While focused on a file: the tree's kind, put back when the focus ends.
+    outer_kind: Option<Decided>,
 }
 
 /// How the sweeps of patches (the passes that try every candidate of a list) spend their tests
@@ -177,6 +185,7 @@ pub fn shortlex_less(a: &[u8], b: &[u8]) -> bool {
 impl<'o> Driver<'o> {
     /// A driver whose best is `input`, testing through a fresh evaluator.
     pub fn new(input: Vec<u8>, oracle: &'o dyn Oracle, options: EvalOptions) -> Self {
+        let kind = Decided::of(None, &input);
         Driver {
             eval: Evaluator::new(oracle, options),
             initial_len: input.len(),
@@ -197,7 +206,26 @@ impl<'o> Driver<'o> {
             stale_failures: 0,
             renames: Renames::default(),
             yield_floor: None,
+            kind,
+            outer_kind: None,
+            file_kinds: BTreeMap::new(),
         }
+    }
+
+    /// The kind of the best: the input's, decided once (by default from the original's
+    /// content; a reduction sets the one its input's name gives), or the focused file's.
+    pub fn kind(&self) -> Kind {
+        self.kind.kind
+    }
+
+    /// The input's kind and what decided it (see [`Driver::kind`]).
+    pub fn decided_kind(&self) -> Decided {
+        self.kind
+    }
+
+    /// Sets the input's kind for the whole run (the file name's, or the user's choice).
+    pub fn set_kind(&mut self, kind: Decided) {
+        self.kind = kind;
     }
 
     /// How sweeps run now.
@@ -327,7 +355,7 @@ impl<'o> Driver<'o> {
         }
     }
 
-    /// Certifies the current best cut into `units` (see [`certify`]); nothing is accepted,
+    /// Certifies the current best cut into `units` (see [`crate::certify()`]); nothing is accepted,
     /// a deletion found is handed back for [`Driver::try_candidates`].
     pub fn certify(&mut self, units: &Units, property: Minimality) -> Result<Certificate, Stop> {
         match &self.focus {
@@ -480,18 +508,28 @@ impl<'o> Driver<'o> {
     /// Narrows the best to one file of a tree: until [`Driver::unfocus`], the best is that
     /// file's content (`splice` taken from the current best) and passes work on it alone,
     /// while every candidate is tested as the whole tree with it in that file's place.
-    pub(crate) fn focus(&mut self, splice: Splice) {
+    /// The file's kind is decided the first time it is focused on, from its path and content,
+    /// and kept for the rest of the run.
+    pub(crate) fn focus(&mut self, path: &str, splice: Splice) {
         assert!(
             self.focus.is_none(),
             "a driver focuses on one file at a time"
         );
         let content = splice.content(&self.best).to_vec();
+        let file_kind = *self
+            .file_kinds
+            .entry(path.to_string())
+            .or_insert_with(|| Decided::of(Some(path), &content));
+        self.outer_kind = Some(std::mem::replace(&mut self.kind, file_kind));
         self.set_best(Arc::new(content));
         self.focus = Some(splice);
     }
 
     /// Widens the best back to the whole tree after [`Driver::focus`].
     pub(crate) fn unfocus(&mut self) {
+        if let Some(kind) = self.outer_kind.take() {
+            self.kind = kind;
+        }
         if let Some(splice) = self.focus.take() {
             let whole = splice.lift(&self.best);
             self.set_best(Arc::new(whole));
@@ -627,6 +665,8 @@ impl<'o> Driver<'o> {
             trace: self.trace.clone(),
             trace_times: self.trace_times.clone(),
             counters,
+            kind: self.outer_kind.unwrap_or(self.kind),
+            file_kinds: self.file_kinds.clone(),
             ..Report::default()
         }
     }

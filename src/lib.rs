@@ -60,6 +60,7 @@ mod driver;
 mod error;
 mod eval;
 mod idset;
+mod kind;
 mod lex;
 mod oracle;
 mod passes;
@@ -77,13 +78,15 @@ pub use archive::{Archive, ArchiveError, Entry, EntryKind, Splice};
 pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
 pub use command::{
-    DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, run, stop_orphans,
+    DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, kill_running, run,
+    stop_orphans,
 };
 pub use dfa::{DfaOptions, Finish};
 pub use driver::{Driver, SweepMode, Witness, shortlex_less};
 pub use error::Error;
 pub use eval::{EvalOptions, Evaluator, VerdictStore, content_key};
 pub use idset::{IdSet, RankIndex};
+pub use kind::{Decided, DecidedBy, Kind, is_text};
 pub use lex::{Class, Lexeme, lex};
 pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
 pub use passes::{
@@ -91,7 +94,7 @@ pub use passes::{
     FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes,
     Needs, Partition, RootForms, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
     SiblingRuns, SqueezeLines, SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks,
-    TreePass, TreeStrategy, UnitPass, drop_spaces, is_text, join_lines, squeeze, strip_comments,
+    TreePass, TreeStrategy, UnitPass, drop_spaces, join_lines, squeeze, strip_comments,
 };
 pub use policy::{
     BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,
@@ -102,6 +105,7 @@ pub use report::{Counter, EvalStats, Event, Figure, Fold, PassStats, Report, Sto
 pub use run_dir::{
     KEEP_RUNS, KEEP_RUNS_FOR, LOG_LIMIT, MARKER, Recorded, RunDir, RunInfo, RunStatus, VerdictFile,
     default_runs_root, fresh_run_path, is_run_dir, list_runs, prune_runs, replay_steps, run_in_use,
+    run_info,
 };
 pub use schedule::{Pass, Schedule};
 pub use strategy::{
@@ -109,10 +113,10 @@ pub use strategy::{
 };
 pub use test_command::{
     Diagnosis, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand, TestSpec,
-    dynamic_timeout, parse_timeout,
+    dynamic_timeout, parse_timeout, remove_test_dirs,
 };
 pub use tree::{
-    Delim, Group, Inferred, Kind, Liveness, MalformedTree, Nesting, NodeId, Tree, TreeBuilder,
+    Delim, Group, Inferred, Liveness, MalformedTree, Nesting, NodeId, NodeKind, Tree, TreeBuilder,
     infer,
 };
 pub use units::{Granularity, ParseGranularityError, Units};

@@ -13,9 +13,10 @@
 //!    passes, the re-runs and the final confirmation (one test is held back for it), as a
 //!    one-job run counts them, so the result is the same for every `jobs`.
 //! 3. **Re-runs and rollback.** After every pass that changed the best, the best is run once
-//!    more. If that run fails, the test is flaky on reduced inputs: the best goes back to the
-//!    last result that passed a re-run, every cached success is forgotten and every later
-//!    success is confirmed by a second run.
+//!    more. If that run fails, the original is run again: if it fails too, the test broke
+//!    during the run and the run stops ([`Stop::Oracle`]) keeping its best. Else the test is
+//!    flaky on reduced inputs: the best goes back to the last result that passed a re-run,
+//!    every cached success is forgotten and every later success is confirmed by a second run.
 //! 4. **The final confirmation.** A result no re-run has confirmed yet (the run stopped in a
 //!    pass) is run once more through the evaluator; if it fails, the result is the last one
 //!    that passed. An interrupted run keeps its best unconfirmed rather than run another test.
@@ -42,6 +43,7 @@ use crate::certify::{Certificate, Minimality, certify};
 use crate::driver::Driver;
 use crate::error::Error;
 use crate::eval::{EvalOptions, Rerun, VerdictStore};
+use crate::kind::{Decided, Kind};
 use crate::oracle::{Control, Oracle, Outcome, Verdict};
 use crate::report::{Counter, Event, Events, Report, Stop};
 use crate::schedule::{PassRun, Planner, Schedule, Thoroughness};
@@ -121,6 +123,9 @@ pub struct Reduction<'o> {
     options: ReduceOptions,
     /// The last result that passed a re-run (at first the original, once checked).
     verified: Arc<Vec<u8>>,
+    /// The input as given, run again when a best fails its re-run: if the original fails
+    /// too, the test broke rather than flaked.
+    original: Arc<Vec<u8>>,
     first_check: Option<Vec<Outcome>>,
     verify_runs: u64,
     rollbacks: u64,
@@ -144,6 +149,7 @@ impl<'o> Reduction<'o> {
         Reduction {
             events,
             verified: driver.best_shared(),
+            original: driver.best_shared(),
             driver,
             options,
             first_check: None,
@@ -151,6 +157,12 @@ impl<'o> Reduction<'o> {
             rollbacks: 0,
             started: Instant::now(),
         }
+    }
+
+    /// Sets the input's kind for the whole run (by default, the original's content decides
+    /// it): the kind its file name gives, or the one the user chose; see [`crate::Kind`].
+    pub fn set_kind(&mut self, kind: Decided) {
+        self.driver.set_kind(kind);
     }
 
     /// Sends every [`Event`] to `f`.
@@ -274,7 +286,8 @@ impl<'o> Reduction<'o> {
         let stopped = self.run_rounds(schedule).err();
         self.driver.evaluator().release_reserve();
         let stopped = match stopped {
-            Some(Stop::Interrupted) => Some(Stop::Interrupted),
+            // A broken test would fail the confirmation too, and roll the best back.
+            Some(stop @ (Stop::Interrupted | Stop::Oracle(_))) => Some(stop),
             other if verify => match self.verify_best() {
                 Ok(()) => other,
                 Err(stop) => Some(stop),
@@ -347,8 +360,9 @@ impl<'o> Reduction<'o> {
                                 .chain(round.order[..at].iter().filter(|&&j| paid[j]))
                                 .copied()
                                 .collect();
+                            let kind = self.driver.kind();
                             let next =
-                                lookahead(schedule, &upcoming, &start, &self.options, window);
+                                lookahead(schedule, &upcoming, &start, kind, &self.options, window);
                             self.driver.evaluator().set_lookahead(next);
                         }
                         let tests_before = self.driver.evaluator().stats().tests_run;
@@ -440,11 +454,7 @@ impl<'o> Reduction<'o> {
             self.verified = best;
             return Ok(());
         }
-        self.rollbacks += 1;
-        self.driver.count(Counter::FlakyRollbacks, 1);
-        self.driver.evaluator().distrust();
-        self.driver.roll_back_to(self.verified.clone());
-        Ok(())
+        self.roll_back()
     }
 
     /// Re-runs the best if no re-run has confirmed it; rolls back if it fails.
@@ -457,6 +467,37 @@ impl<'o> Reduction<'o> {
         if self.driver.evaluator().rerun(&best)?.is_interesting() {
             self.verified = best;
             return Ok(());
+        }
+        self.roll_back()
+    }
+
+    /// After the best failed its re-run: a test that is flaky on reduced inputs, or one that
+    /// stopped working (its script made non-executable, a tool removed, a full disk). The
+    /// original tells them apart: if it fails as well (twice, three times with
+    /// `allow_flaky`), the run stops with [`Stop::Oracle`] and keeps its best, rather than roll
+    /// back to the last confirmed result and go on testing in vain. Else the best goes back
+    /// to that result and every later success is confirmed.
+    fn roll_back(&mut self) -> Result<(), Stop> {
+        let tries = if self.options.allow_flaky { 3 } else { 2 };
+        let original = self.original.clone();
+        let mut failed = None;
+        for _ in 0..tries {
+            match self.driver.evaluator().run_verbose(&original) {
+                Ok(outcome) if outcome.verdict.is_interesting() => {
+                    failed = None;
+                    break;
+                }
+                Ok(outcome) => failed = Some(outcome),
+                // No test left to tell: a rollback loses nothing.
+                Err(Stop::Budget) => {
+                    failed = None;
+                    break;
+                }
+                Err(stop) => return Err(stop),
+            }
+        }
+        if let Some(outcome) = failed {
+            return Err(Stop::Oracle(broken_test(&outcome)));
         }
         self.rollbacks += 1;
         self.driver.count(Counter::FlakyRollbacks, 1);
@@ -521,6 +562,29 @@ impl<'o> Reduction<'o> {
     }
 }
 
+/// Why a run stops when the original, which passed the first check, fails now: how the test
+/// ended, and the last line it printed on stderr (escaped).
+fn broken_test(outcome: &Outcome) -> String {
+    let how = match outcome.exit_code {
+        Some(code) => format!("exit {code}"),
+        None => outcome.describe(),
+    };
+    let said = String::from_utf8_lossy(&outcome.stderr.tail)
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| {
+            let line: String = l.trim().chars().take(200).collect();
+            format!(" ({})", line.escape_debug())
+        })
+        .unwrap_or_default();
+    format!(
+        "the test now fails on the original: {how}{said}, where the first check passed. The \
+         test broke during the run (a script no longer executable, a tool removed, a full \
+         disk?): the best so far is kept; fix the test, then resume the run"
+    )
+}
+
 /// What the `upcoming` passes will test first on `best`, if none of them changes it: the rest
 /// of this round, then what the next round will likely run (those that paid so far in this
 /// one). At most `jobs` candidates (more could not run beside the last wave of the running
@@ -530,6 +594,7 @@ fn lookahead(
     schedule: &Schedule,
     upcoming: &[usize],
     best: &[u8],
+    kind: Kind,
     options: &ReduceOptions,
     window: usize,
 ) -> Vec<Vec<u8>> {
@@ -541,7 +606,7 @@ fn lookahead(
         if out.len() >= options.jobs {
             break;
         }
-        out.extend(schedule.passes[j].preview(best, options.batch));
+        out.extend(schedule.passes[j].preview(best, kind, options.batch));
     }
     out.truncate(options.jobs);
     out
@@ -565,12 +630,12 @@ mod tests {
         };
         let round = [1, 2];
         // Before squeeze: split/lines' first batch (4 chunks), then split/tokens' (4 more).
-        let next = lookahead(&schedule, &round, &best, &options, 1 << 20);
+        let next = lookahead(&schedule, &round, &best, Kind::Text, &options, 1 << 20);
         assert_eq!(next.len(), 8);
         assert!(next.iter().all(|c| c.len() < best.len()));
         // A batch of copies of the best would not fit: nothing is looked ahead to.
         let small = best.len() * 4 - 1;
-        assert!(lookahead(&schedule, &round, &best, &options, small).is_empty());
+        assert!(lookahead(&schedule, &round, &best, Kind::Text, &options, small).is_empty());
     }
 
     /// A disabled pass runs no test; the others do the work alone.

@@ -328,6 +328,10 @@ pub struct Report {
     pub counters: BTreeMap<Counter, Figure>,
     /// Why the run ended early, if it did.
     pub stopped: Option<Stop>,
+    /// The input's kind and what decided it.
+    pub kind: crate::kind::Decided,
+    /// The kind of each file of a tree that the per-file passes reduced, by path.
+    pub file_kinds: BTreeMap<String, crate::kind::Decided>,
 }
 
 impl Report {

@@ -90,16 +90,33 @@ fn lock_in(dir: &Path) -> Result<File, Error> {
             path: p.clone(),
             source,
         })?;
-    // SAFETY: flock on a descriptor this function owns.
-    let locked = unsafe {
-        libc::flock(
-            std::os::fd::AsRawFd::as_raw_fd(&file),
-            libc::LOCK_EX | libc::LOCK_NB,
-        )
+    // A process killed a moment ago may still hold the lock through a child it was starting
+    // (forked, not yet exec'd): the child goes at once, so a dead holder is waited for, briefly.
+    let started = Instant::now();
+    let (locked, holder) = loop {
+        // SAFETY: flock on a descriptor this function owns.
+        let locked = unsafe {
+            libc::flock(
+                std::os::fd::AsRawFd::as_raw_fd(&file),
+                libc::LOCK_EX | libc::LOCK_NB,
+            )
+        };
+        let mut holder = String::new();
+        if locked != 0 {
+            let _ = file.seek(SeekFrom::Start(0));
+            let _ = file.read_to_string(&mut holder);
+        }
+        // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
+        let dead = holder.trim().parse::<i32>().is_ok_and(|pid| unsafe {
+            libc::kill(pid, 0) != 0
+                && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+        });
+        if locked == 0 || !dead || started.elapsed() > Duration::from_secs(5) {
+            break (locked, holder);
+        }
+        std::thread::sleep(Duration::from_millis(20));
     };
     if locked != 0 {
-        let mut holder = String::new();
-        let _ = file.read_to_string(&mut holder);
         let holder = holder.trim();
         let who = if holder.is_empty() {
             "another myhill".to_string()
@@ -564,6 +581,8 @@ pub struct RunDir {
     error: Option<String>,
     /// The open `lock` file, locked while this value lives.
     _lock: File,
+    /// The process that used the run before it was opened again (from its lock), if known.
+    previous_process: Option<u32>,
 }
 
 impl RunDir {
@@ -682,8 +701,14 @@ impl RunDir {
                 ))
             })
             .collect();
+        // The process that used the run last, as its lock says (before this one's id
+        // replaces it): a dead one's test directories may be left.
+        let previous = std::fs::read_to_string(path.join("lock"))
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok());
         let lock = lock_in(path)?;
         let mut dir = RunDir::with_files(path, info.clone(), recorded, lock)?;
+        dir.previous_process = previous.filter(|&p| p != std::process::id());
         dir.best_size = std::fs::metadata(path.join("best"))
             .map(|m| m.len() as usize)
             .unwrap_or(0);
@@ -722,7 +747,15 @@ impl RunDir {
             started: Instant::now(),
             error: None,
             _lock: lock,
+            previous_process: None,
         })
+    }
+
+    /// The id of the process that used this run before it was opened to resume: it is dead
+    /// (its lock was free), so what it left
+    /// ([`crate::TestCommand::remove_test_dirs_of`]) may go.
+    pub fn previous_process(&self) -> Option<u32> {
+        self.previous_process
     }
 
     /// Whether `bytes` are something this run held: its original, a best it recorded, or
@@ -1019,10 +1052,18 @@ pub const KEEP_RUNS: usize = 20;
 /// How long [`prune_runs`] keeps any run directory, counted from its last change.
 pub const KEEP_RUNS_FOR: Duration = Duration::from_secs(14 * 24 * 3600);
 
-/// Whether `dir` is a run directory: it holds the [`MARKER`], or a `meta.json` (as those made
-/// before the marker do).
+/// Whether `dir` is a myhill run directory: it holds the [`MARKER`] *and* a `meta.json` that
+/// reads as a run's. Either alone is not enough: a folder of someone's files may well hold a
+/// `meta.json`, and nothing that is not a run may be pruned or removed.
 pub fn is_run_dir(dir: &Path) -> bool {
-    dir.join(MARKER).is_file() || dir.join("meta.json").is_file()
+    dir.join(MARKER).is_file() && run_info(dir).is_some()
+}
+
+/// What `dir/meta.json` says, if it reads as a run's.
+pub fn run_info(dir: &Path) -> Option<RunInfo> {
+    let text = std::fs::read(dir.join("meta.json")).ok()?;
+    let v: Value = serde_json::from_slice(&text).ok()?;
+    RunInfo::from_json(&v)
 }
 
 /// When the run in `dir` last changed (its `meta.json`, rewritten on every new best).
@@ -1073,7 +1114,8 @@ pub fn prune_runs(root: &Path, keep: usize, max_age: Duration) -> Vec<PathBuf> {
     removed
 }
 
-/// The runs under `root` (newest first, at most `limit`) with what their `meta.json` says.
+/// The runs under `root` (newest first, at most `limit`) with what their `meta.json` says;
+/// only run directories ([`is_run_dir`]).
 pub fn list_runs(root: &Path, limit: usize) -> Vec<(PathBuf, RunInfo)> {
     let Ok(entries) = std::fs::read_dir(root) else {
         return Vec::new();
@@ -1084,9 +1126,8 @@ pub fn list_runs(root: &Path, limit: usize) -> Vec<(PathBuf, RunInfo)> {
     dirs.into_iter()
         .take(limit)
         .filter_map(|d| {
-            let text = std::fs::read(d.join("meta.json")).ok()?;
-            let v: Value = serde_json::from_slice(&text).ok()?;
-            Some((d, RunInfo::from_json(&v)?))
+            let info = run_info(&d).filter(|_| d.join(MARKER).is_file())?;
+            Some((d, info))
         })
         .collect()
 }
@@ -1146,6 +1187,33 @@ mod tests {
             assert_eq!(step, Recorded::Replayed);
         }
         assert!(RunDir::create(&path, RunInfo::new(vec![], 7), b"x").is_err());
+    }
+
+    /// A killed run's lock may still be held a moment by a child it was starting: with the
+    /// holder dead, the lock is waited for rather than refused.
+    #[test]
+    fn a_lock_whose_holder_is_dead_is_waited_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut done = std::process::Command::new("true").spawn().unwrap();
+        let dead = done.id();
+        done.wait().unwrap();
+        std::fs::write(dir.path().join("lock"), format!("{dead}\n")).unwrap();
+        let held = File::open(dir.path().join("lock")).unwrap();
+        // SAFETY: flock on a descriptor this test owns.
+        let locked = unsafe {
+            libc::flock(
+                std::os::fd::AsRawFd::as_raw_fd(&held),
+                libc::LOCK_EX | libc::LOCK_NB,
+            )
+        };
+        assert_eq!(locked, 0);
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            drop(held);
+        });
+        let taken = lock_in(dir.path());
+        release.join().unwrap();
+        assert!(taken.is_ok(), "{:?}", taken.err().map(|e| e.to_string()));
     }
 
     #[test]

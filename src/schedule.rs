@@ -36,6 +36,7 @@
 //! run (see [`Planner::expected_rate`]), not a model of where it finds things.
 
 use crate::driver::{Driver, SweepMode};
+use crate::kind::Kind;
 use crate::report::Stop;
 
 /// One step of a schedule: reads the driver's best and tries to shrink it.
@@ -44,11 +45,11 @@ pub trait Pass {
     fn name(&self) -> String;
     /// Proposes candidates through `driver` until it has nothing more to try.
     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop>;
-    /// The first candidates `run` would test on `best` with batches of `batch`, if they can be
-    /// told without testing anything (default: none). With many jobs, a reduction tests them
+    /// The first candidates `run` would test on `best`, of kind `kind`, with batches of `batch`,
+    /// if they can be told without testing anything (default: none). With many jobs, a reduction tests them
     /// in the slots the pass before leaves idle, so that a pass which finds nothing costs no
     /// wave of its own; a wrong preview only wastes those slots.
-    fn preview(&self, _best: &[u8], _batch: usize) -> Vec<Vec<u8>> {
+    fn preview(&self, _best: &[u8], _kind: Kind, _batch: usize) -> Vec<Vec<u8>> {
         Vec::new()
     }
 }

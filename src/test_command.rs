@@ -219,7 +219,8 @@ pub struct TestSpec {
     pub timeout: Option<Duration>,
     /// Time between SIGTERM and SIGKILL when a test must stop early.
     pub grace: Duration,
-    /// Where the per-test directories are made (default: [`default_temp_root`]).
+    /// Where the per-test directories are made (default: `$TMPDIR` if set, else `/dev/shm` where
+    /// usable, else the system temporary directory).
     pub temp_root: Option<PathBuf>,
     /// Give each test a `TMPDIR` of its own inside its directory, so what it leaves there
     /// (a `mktemp -d` a cancelled shell never removed, a compiler's temporaries) goes with it.
@@ -229,7 +230,7 @@ pub struct TestSpec {
     /// and the launcher passes that on (srun cancels its job step).
     pub launcher: Vec<String>,
     /// Keep a copy of each candidate on which the test exits with this status in this
-    /// directory (at most [`ALSO_INTERESTING_MAX`] of them), as C-Reduce's `--also-interesting`.
+    /// directory (at most 1,000 of them), as C-Reduce's `--also-interesting`.
     pub also_interesting: Option<(i32, PathBuf)>,
     /// How many tests share one core at a time (at least 1): with more jobs than cores and no
     /// launcher, each test runs that many times slower than the first check measured, and the
@@ -336,6 +337,12 @@ impl TestSpec {
                 Unresolved::Directory => {
                     format!("the test {program} is a directory: give a script or program")
                 }
+                Unresolved::NotExecutable if !looks_runnable(&cwd.join(program)) => format!(
+                    "the test {program} is not executable, and it has no #! line nor is it a \
+                     program: it does not look like a test. Are TEST and INPUT swapped? The \
+                     order is: myhill reduce TEST INPUT. If it is a script, give it a first line \
+                     such as #!/bin/sh and run chmod +x {program}"
+                ),
                 Unresolved::NotExecutable => {
                     format!("the test {program} is not executable: run chmod +x {program}")
                 }
@@ -422,6 +429,16 @@ enum Unresolved {
 /// A program as the tests run it, from any directory: a path is made absolute from `cwd`
 /// (with its `.` parts dropped: `./t.sh` becomes `/dir/t.sh`), a bare name is looked up on
 /// `PATH`, or first in `cwd` when `bare_in_cwd` is set.
+/// Whether the file at `path` starts as something the kernel runs: a `#!` line or an ELF
+/// header.
+fn looks_runnable(path: &Path) -> bool {
+    let mut head = [0u8; 4];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    head[..n].starts_with(b"#!") || head[..n].starts_with(b"\x7fELF")
+}
+
 fn resolve_program(program: &str, cwd: &Path, bare_in_cwd: bool) -> Result<PathBuf, Unresolved> {
     let local: PathBuf = cwd.join(program).components().collect();
     if program.contains('/') || (bare_in_cwd && !local.is_dir() && local.exists()) {
@@ -483,8 +500,8 @@ pub struct Diagnosis {
     /// The outcome of one more run as myhill runs the test (a fresh temporary directory), or
     /// why it could not run.
     pub again: Result<Outcome, String>,
-    /// The outcome in a copy of the input's directory (run twice when the first says
-    /// interesting), or why it was not tried.
+    /// The outcome in a copy of the input's directory (run again, up to three times in
+    /// all, when the first says interesting), or why it was not tried.
     pub beside_input: Result<Outcome, String>,
     /// Whether the test gave different verdicts on the same input in the same place: it
     /// said interesting on a run as myhill runs it, or said interesting and then not
@@ -659,12 +676,15 @@ impl TestCommand {
         cancel: &Cancel,
     ) -> Result<Outcome, OracleError> {
         let mut builder = tempfile::Builder::new();
-        builder.prefix("myhill-");
+        // Named by this process, so a later run can remove what a killed one left.
+        let prefix = test_dir_prefix(std::process::id());
+        builder.prefix(&prefix);
         let root = match &self.spec.temp_root {
             Some(dir) => builder.tempdir_in(dir),
             None => builder.tempdir_in(default_temp_root()),
         }
         .map_err(|e| setup(format!("cannot make a temporary directory: {e}")))?;
+        live_dirs().push(root.path().to_path_buf());
         let work = root.path().join("work");
         std::fs::create_dir(&work)
             .map_err(|e| setup(format!("cannot make {}: {e}", work.display())))?;
@@ -758,11 +778,23 @@ impl TestCommand {
             remove_dir(root);
             outcome
         };
-        let (beside_input, flaky) = if interesting(&again) {
+        // Each side is run up to DIAGNOSIS_RUNS times: a test that says interesting half the
+        // time would otherwise pass for one that needs its directory one time in eight.
+        let mine_again = || {
+            std::fs::read(&abs)
+                .map_err(|e| format!("cannot read the input: {e}"))
+                .and_then(|bytes| {
+                    self.run_candidate(&bytes, false, &Cancel::never())
+                        .map_err(|e| e.to_string())
+                })
+        };
+        let changes_its_mind =
+            interesting(&again) || (1..DIAGNOSIS_RUNS).any(|_| interesting(&mine_again()));
+        let (beside_input, flaky) = if changes_its_mind {
             (Err("the test is flaky".to_string()), true)
         } else {
             let first = beside();
-            let flaky = interesting(&first) && !interesting(&beside());
+            let flaky = interesting(&first) && (1..DIAGNOSIS_RUNS).any(|_| !interesting(&beside()));
             (first, flaky)
         };
         let quote = |w: &str| {
@@ -796,6 +828,10 @@ impl TestCommand {
         }
     }
 }
+
+/// How many times the diagnosis runs the test on each side (as myhill runs it, and beside a
+/// copy of the input's directory) before it calls the test dependent on its directory.
+const DIAGNOSIS_RUNS: usize = 3;
 
 impl TestCommand {
     /// [`TestCommand::diagnose`] for a directory: the test already ran in a copy of it, so
@@ -876,9 +912,79 @@ fn copy_tree(from: &Path, to: &Path, budget: &mut CopyBudget, depth: usize) -> R
     Ok(())
 }
 
+/// How the directories of the tests a process runs begin: `myhill-<pid>-`.
+fn test_dir_prefix(pid: u32) -> String {
+    format!("myhill-{pid}-")
+}
+
+impl TestCommand {
+    /// Removes the test directories that the dead process `pid` left in this test's
+    /// temporary root (a run killed by SIGKILL, now resumed). Returns how many it removed;
+    /// none while a process `pid` is alive.
+    pub fn remove_test_dirs_of(&self, pid: u32) -> usize {
+        // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
+        let alive = unsafe { libc::kill(pid as libc::pid_t, 0) == 0 };
+        if alive || pid == std::process::id() {
+            return 0;
+        }
+        let root = self
+            .spec
+            .temp_root
+            .clone()
+            .unwrap_or_else(default_temp_root);
+        let prefix = test_dir_prefix(pid);
+        let Ok(entries) = std::fs::read_dir(&root) else {
+            return 0;
+        };
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let ours = entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(&prefix));
+            if ours && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                make_writable(&entry.path());
+                removed += usize::from(std::fs::remove_dir_all(entry.path()).is_ok());
+            }
+        }
+        removed
+    }
+}
+
+/// The directories of the tests running now, for [`remove_test_dirs`].
+static LIVE_DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live_dirs() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    LIVE_DIRS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes the directories of the tests running now, for a program that must exit this
+/// moment (a third Ctrl-C) after killing them ([`crate::kill_running`]): no destructor runs
+/// on that exit. Returns how many it removed.
+pub fn remove_test_dirs() -> usize {
+    let dirs = std::mem::take(&mut *live_dirs());
+    // A test killed a moment ago may still be dying and writing: a second sweep catches it.
+    for round in 0..2 {
+        if round > 0 {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        for dir in &dirs {
+            make_writable(dir);
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    dirs.iter().filter(|d| !d.exists()).count()
+}
+
 /// Removes a test's directory, even one the test left read-only.
 fn remove_dir(dir: tempfile::TempDir) {
     let path = dir.path().to_path_buf();
+    {
+        let mut live = live_dirs();
+        if let Some(k) = live.iter().position(|d| *d == path) {
+            live.swap_remove(k);
+        }
+    }
     if dir.close().is_err() {
         make_writable(&path);
         let _ = std::fs::remove_dir_all(&path);

@@ -11,6 +11,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("idset", 0),
     ("lex", 0),
     ("units", 1),
+    ("kind", 1),
     ("archive", 1),
     ("oracle", 2),
     ("capture", 2),

@@ -258,3 +258,60 @@ fn the_word_split_hands_its_tests_over_below_the_floor_and_goes_on_where_it_stop
         "{first} + {second} tests, {alone} uninterrupted"
     );
 }
+
+/// The passes that ran at least one test in a default reduction of `input`, of kind `kind`,
+/// keeping every function whose name is in `needed`.
+fn passes_that_tested(input: &str, kind: myhill::Decided, needed: &'static [&str]) -> Vec<String> {
+    let oracle = FnOracle::new(|c: &[u8]| {
+        let text = String::from_utf8_lossy(c);
+        needed.iter().all(|n| text.contains(n))
+    });
+    let mut schedule = Strategy::named("default").unwrap().schedule();
+    let mut reduction = Reduction::new(input.into(), &oracle, ReduceOptions::default());
+    reduction.set_kind(kind);
+    let finished = reduction.run(&mut schedule).unwrap();
+    assert_eq!(
+        finished.report.kind, kind,
+        "the report says which kind was used"
+    );
+    finished
+        .report
+        .passes
+        .iter()
+        .filter(|p| p.tests > 0)
+        .map(|p| p.name.clone())
+        .collect()
+}
+
+#[test]
+fn a_c_file_whose_bodies_were_emptied_still_gets_the_statement_code_passes() {
+    // GNU style, bodies emptied: 3 `;` in 40 lines, far below any density of statements.
+    let mut input = String::from("/* emptied */\nint x;\nint y;\nint z;\n");
+    for name in ["a", "b", "c", "d", "e", "f", "g", "h", "k"] {
+        input.push_str(&format!("static char\n{name} ()\n{{\n}}\n\n"));
+    }
+    let as_c = passes_that_tested(
+        &input,
+        myhill::Decided::of(Some("t.c"), input.as_bytes()),
+        &["h ()"],
+    );
+    let as_content = passes_that_tested(
+        &input,
+        myhill::Decided::of(None, input.as_bytes()),
+        &["h ()"],
+    );
+    assert_eq!(
+        myhill::Decided::of(None, input.as_bytes()).kind,
+        myhill::Kind::Text
+    );
+    for statement_pass in ["strip/comments", "squeeze/lines"] {
+        assert!(
+            as_c.contains(&statement_pass.to_string()),
+            "{statement_pass} ran on C: {as_c:?}"
+        );
+        assert!(
+            !as_content.contains(&statement_pass.to_string()),
+            "{statement_pass} ran on text: {as_content:?}"
+        );
+    }
+}

@@ -3,8 +3,8 @@
 mod support;
 
 use myhill::{
-    DDMin, Driver, EvalOptions, FnOracle, Hdd, IdSet, Kind, NodeId, Perses, Policy, PolicyFactory,
-    ProbDD, TPdd, Tree, TreeBuilder, Units,
+    DDMin, Driver, EvalOptions, FnOracle, Hdd, IdSet, NodeId, NodeKind, Perses, Policy,
+    PolicyFactory, ProbDD, TPdd, Tree, TreeBuilder, Units,
 };
 use std::sync::Arc;
 use support::demos::{DemoRow, tree_rows};
@@ -132,7 +132,7 @@ fn liveness_follows_the_grammar() {
     assert_eq!(live.surviving(if1), live.surviving(block));
     // A list lives while its parent does, even with no surviving element.
     let list = tree.children(block)[1];
-    assert_eq!(tree.kind(list), Kind::List);
+    assert_eq!(tree.kind(list), NodeKind::List);
     assert!(live.live(list));
     let inside = tree.leaves_under(list, &config);
     let emptied = config.difference(&inside);
@@ -160,7 +160,7 @@ fn builder_rejects_malformed_trees() {
 
     let mut b = TreeBuilder::new();
     let a = b.token("a");
-    b.node(Kind::Token, "t", &[a]);
+    b.node(NodeKind::Token, "t", &[a]);
     assert!(b.build(NodeId(1)).unwrap_err().0.contains("has children"));
 
     let mut b = TreeBuilder::new();

@@ -265,7 +265,7 @@ fn help_is_wrapped_grouped_and_worded_per_subcommand() {
     ] {
         assert!(reduce.contains(heading), "{heading} missing:\n{reduce}");
     }
-    assert!(reduce.contains("The file to reduce"));
+    assert!(reduce.contains("The file or directory to reduce"));
     assert!(!reduce.contains("--seed"), "--seed did nothing and is gone");
     let check = help(&["check", "--help"]);
     assert!(check.contains("<FILE>") && check.contains("The file to certify"));

@@ -55,16 +55,22 @@ pub enum Command {
         temporary directory, which is the test's working directory; its path is appended to TEST's \
         arguments and it is also fed on stdin. Exit status 0 means interesting (unless signature \
         options are given: then all of them must hold).\n\n\
+        A directory as INPUT: each candidate is a whole copy of the tree, made under the \
+        directory's own name in a fresh temporary directory; TEST runs inside that copy (it is \
+        the working directory) and gets its path as the last argument; nothing is fed on stdin \
+        (--input-mode does not apply). Links are never followed; files the test creates never \
+        reach the result.\n\n\
         Exit codes: 0 done, 2 usage or setup error, 3 the original is not interesting, 4 the test \
         is flaky, 5 the result has at most one byte (see --allow-trivial), 130 interrupted (the \
         best so far is on disk).\n\n\
         Example:\n  myhill reduce ./still-crashes.sh crash.c\n  \
         myhill reduce --expect-exit 139 ./prog input.bin   (139 = 128 + SIGSEGV)",
-        mut_arg("input", |a| a.help("The file to reduce: in place (the original is kept as INPUT.orig) unless -o is given")
-            .index(2).required(false).required_unless_present("resume").conflicts_with("resume").default_value(".").hide_default_value(true)),
         // With --resume, TEST and INPUT come from the run directory; the hidden defaults are
-        // never used otherwise.
-        mut_arg("test", |a| a.index(1).required(false).required_unless_present("resume").conflicts_with("resume").default_value("").hide_default_value(true))
+        // never used otherwise. TEST is changed first: the manual page lists the positionals
+        // in the order they were last changed, and must say TEST INPUT as the usage does.
+        mut_arg("test", |a| a.index(1).required(false).required_unless_present("resume").conflicts_with("resume").default_value("").hide_default_value(true)),
+        mut_arg("input", |a| a.help("The file or directory to reduce: in place (the original is kept as INPUT.orig) unless -o is given. A directory is reduced as a whole tree, and its test contract differs (see below)")
+            .index(2).required(false).required_unless_present("resume").conflicts_with("resume").default_value(".").hide_default_value(true))
     )]
     Reduce(ReduceArgs),
     /// Find the first bad item in an ordered list of versions (or a git range).
@@ -171,6 +177,24 @@ pub enum RunsAction {
         #[arg(value_name = "RUN")]
         run: PathBuf,
         /// Where the SVG goes.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
+    /// Write one step of a run to a new file: step 0 is the original, step N the N-th
+    /// accepted step (`steps.jsonl`), the last one the best. A directory input's steps are
+    /// written as directories.
+    #[command(
+        after_help = "Examples:\n  myhill runs restore 20261202-130101-in.c --step 0 -o in.orig.c\n  \
+        myhill runs restore ./run --step 12 -o step12.c"
+    )]
+    Restore {
+        /// The run: a name from `myhill runs list`, or a path.
+        #[arg(value_name = "RUN")]
+        run: PathBuf,
+        /// The step to write (0: the original).
+        #[arg(long, value_name = "N")]
+        step: usize,
+        /// Where to write it: a new path (an existing file is never replaced).
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
     },
@@ -376,6 +400,12 @@ pub struct ReduceArgs {
     /// Write the result here instead of reducing INPUT in place (then no INPUT.orig is made).
     #[arg(help_heading = "Output", short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
+
+    /// What the input is (c, c++, python, json, records, text, binary...), for the whole run,
+    /// instead of what its file name's extension, then its content, say. A directory's files
+    /// each keep their own kind.
+    #[arg(help_heading = "Choosing passes", long, alias = "language", value_name = "KIND", value_parser = kind_of, hide_possible_values = true)]
+    pub kind: Option<myhill::Kind>,
 
     /// The reduction strategy (see the list below: `myhill reduce --help`).
     #[arg(help_heading = "Choosing passes", long, default_value = "default", value_name = "NAME", long_help = strategy_help(), value_parser = Offered(strategy_names), hide_possible_values = true)]
@@ -643,4 +673,12 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> i32 {
             fail.exit.code()
         }
     }
+}
+
+/// Parses `--kind`.
+fn kind_of(name: &str) -> Result<myhill::Kind, String> {
+    myhill::Kind::named(name).ok_or_else(|| {
+        let known: Vec<&str> = myhill::Kind::ALL.iter().map(|k| k.name()).collect();
+        format!("no kind '{name}'; the kinds are: {}", known.join(", "))
+    })
 }

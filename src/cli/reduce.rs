@@ -28,13 +28,87 @@ struct Keeper {
     failing: bool,
     /// Where the best is also kept, for the warning.
     run_best: Option<PathBuf>,
+    /// The content key of what is at `path`, as myhill last wrote it (or found it): anything
+    /// else there was put by someone else, and is not written over.
+    last: Option<u128>,
+    /// Where the output was before someone else changed it: myhill writes there no more.
+    left: Option<PathBuf>,
 }
 
 impl Keeper {
-    /// Writes `bytes`; returns a line to say at once when writing starts or stops failing.
+    /// Starts writing to `path`, which holds what myhill put or found there.
+    fn start(&mut self, path: PathBuf) {
+        self.last = read_as_run_does(&path).map(|b| myhill::content_key(&b));
+        self.path = Some(path);
+    }
+
+    /// Where the result is: the output, or where it went after someone else changed the output.
+    fn result_path(&self, out: &Path) -> PathBuf {
+        match (&self.left, &self.path, &self.run_best) {
+            (None, _, _) => out.to_path_buf(),
+            (Some(_), Some(path), _) => path.clone(),
+            (Some(_), None, Some(best)) => best.clone(),
+            (Some(_), None, None) => out.to_path_buf(),
+        }
+    }
+
+    /// Whether the output still holds what myhill last wrote there. If not (the user edited
+    /// INPUT during an in-place run, or added a file to the tree), myhill stops writing
+    /// there and leaves it as it is: the best goes on in the run directory, or, without one,
+    /// in a new file beside it. Returns the line that says so.
+    fn still_ours(&mut self) -> Result<(), String> {
+        let (Some(path), Some(last)) = (self.path.clone(), self.last) else {
+            return Ok(());
+        };
+        let now = read_as_run_does(&path).map(|b| myhill::content_key(&b));
+        if now == Some(last) || now.is_none() {
+            return Ok(());
+        }
+        let elsewhere = match &self.run_best {
+            Some(best) => {
+                self.path = None;
+                best.clone()
+            }
+            None => {
+                let alt = free_sibling(&path, "myhill-best");
+                self.path = Some(alt.clone());
+                self.last = None;
+                alt
+            }
+        };
+        self.left = Some(path.clone());
+        Err(format!(
+            "myhill: warning: {} changed since myhill wrote it (edited, or a file added): myhill \
+             no longer writes there and leaves it as it is; the best result goes on in {}",
+            path.display(),
+            elsewhere.display()
+        ))
+    }
+
+    /// Writes `bytes`; returns a line to say at once when writing starts or stops failing,
+    /// or stops because someone else changed the output.
     fn keep(&mut self, bytes: &[u8]) -> Option<String> {
+        if let Err(line) = self.still_ours() {
+            if self.path.is_some() {
+                let _ = self.write(bytes);
+            }
+            return Some(line);
+        }
+        self.write(bytes)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Option<String> {
         let path = self.path.as_ref()?;
-        match self.target.write(path, bytes) {
+        let written = self.target.write(path, bytes);
+        if written.is_ok() {
+            // A tree is read back: what is on disk is what the next write compares with.
+            self.last = if self.target.tree {
+                read_as_run_does(path).map(|b| myhill::content_key(&b))
+            } else {
+                Some(myhill::content_key(bytes))
+            };
+        }
+        match written {
             Ok(()) if self.failing => {
                 self.failing = false;
                 Some(format!(
@@ -89,6 +163,8 @@ impl Onlookers {
                 error: None,
                 failing: false,
                 run_best,
+                last: None,
+                left: None,
             },
             ui: Ui::new(setup),
             quiet,
@@ -270,6 +346,7 @@ overlaid! {
     "launcher" => t.launcher;
     "work_dir" => t.work_dir;
     "output" => output;
+    "kind" => kind;
     "strategy" => strategy;
     "units" => units;
     "passes" => passes;
@@ -295,6 +372,16 @@ fn prepare(
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
     let (session, run_path, out_path) = open(args, resumed)?;
+    // A run killed by SIGKILL left the directories of the tests it was running.
+    if let Some(pid) = resumed.and_then(|r| r.run.previous_process()) {
+        let removed = session.oracle.remove_test_dirs_of(pid);
+        if removed > 0 && !args.t.quiet {
+            out::err(format!(
+                "myhill: removed {removed} test director{} the killed run left",
+                if removed == 1 { "y" } else { "ies" }
+            ));
+        }
+    }
     // A run killed mid-write (SIGKILL) leaves its temporary beside the output or the backup.
     for path in [&out_path, &session.input_path] {
         remove_stale_temps(parent_dir(path));
@@ -327,7 +414,15 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     // A tree is counted in files and the bytes they hold.
     let initial_tree = tree_io::sizes(&original).filter(|_| session.tree);
     let input_key = myhill::content_key(&original);
+    let kind = match args.kind {
+        Some(kind) => myhill::Decided::chosen(kind),
+        None => myhill::Decided::of(
+            Some(session.input_path.to_string_lossy().as_ref()).filter(|_| !session.tree),
+            &original,
+        ),
+    };
     let mut reduction = Reduction::new(original, &session.oracle, options);
+    reduction.set_kind(kind);
 
     // The run directory: made (or reopened) before any test, so every verdict is kept.
     let run_dir = match resumed {
@@ -377,7 +472,7 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         input_key,
     };
     record.backup = place.keep(&mut watch.borrow_mut(), reduction.best(), &outcomes)?;
-    watch.borrow_mut().keeper.path = Some(out_path.clone());
+    watch.borrow_mut().keeper.start(out_path.clone());
     // As the user named it (the stats file's readers compare it with what they gave).
     record.output = Some(args.output.clone().unwrap_or(session.input_path.clone()));
     let finished = reduction.run(&mut schedule);
@@ -422,6 +517,10 @@ fn first_check(
     };
     checked.map_err(|e| {
         watch.borrow_mut().ui.finish();
+        // Not killed: stopped (Ctrl-C in the first check) or refused, and `runs list` says so.
+        if let Some(run) = watch.borrow_mut().run_dir.as_mut() {
+            let _ = run.update(|i| i.status = RunStatus::Stopped);
+        }
         let mut report = reduction.report();
         // A failed check is not kept by the reduction, but every test so far was part of it.
         report.first_check_runs = report.eval.tests_run;
@@ -604,6 +703,13 @@ fn output_path(
             "a file the test names"
         };
         kept.push((PathBuf::from(word), what));
+        if k > 0 {
+            kept.extend(
+                words_within(word)
+                    .into_iter()
+                    .map(|w| (PathBuf::from(w), "a file the test's shell command names")),
+            );
+        }
     }
     if let Some(program) = spec.launcher.first() {
         kept.push((PathBuf::from(program), "the launcher"));
@@ -619,6 +725,29 @@ fn output_path(
         )));
     }
     Ok(out)
+}
+
+/// The words a shell command in one argument (`sh -c '/abs/t.sh "$1" > log'`) may name files
+/// by: split as a shell would, redirections and separators trimmed, and what follows `=` in
+/// an option. Paths relative to where myhill runs, as the test's own words are.
+fn words_within(argument: &str) -> Vec<String> {
+    let Some(split) = shlex::split(argument) else {
+        return Vec::new();
+    };
+    let mut words = Vec::new();
+    for word in split {
+        for part in word.split([';', '|', '&', '<', '>', '(', ')', '`']) {
+            let part = part.trim_matches(['\'', '"']);
+            if part.is_empty() {
+                continue;
+            }
+            if let Some((_, value)) = part.split_once('=') {
+                words.push(value.to_string());
+            }
+            words.push(part.to_string());
+        }
+    }
+    words
 }
 
 /// Refuses to resume over someone else's edits, or to ignore them silently: INPUT must hold
@@ -684,6 +813,7 @@ fn finish(
     if trivial {
         ended = Ended::Trivial;
     }
+    let result_path = keeper.result_path(out_path);
     if !args.t.quiet {
         out::err_raw(summary(
             report,
@@ -691,7 +821,18 @@ fn finish(
             record.files,
             &record.disabled,
         ));
-        out::err(format!("myhill: result written to {}", out_path.display()));
+        out::err(format!(
+            "myhill: result written to {}",
+            result_path.display()
+        ));
+    }
+    if let Some(left) = &keeper.left {
+        out::err(format!(
+            "myhill: {} was changed by someone else during the run and is left as it is; the \
+             result is in {}",
+            left.display(),
+            result_path.display()
+        ));
     }
 
     if report.rollbacks > 0 || !report.confirmed {
@@ -723,7 +864,7 @@ fn finish(
             out_path.display()
         ));
     }
-    if keeper.failing {
+    if keeper.failing && keeper.left.is_none() {
         // The last write failed (said at the time): one more try, and say whether the result
         // is safe.
         target.write(out_path, &finished.best).map_err(|e| {
@@ -819,6 +960,18 @@ fn reduce_args() -> Vec<String> {
         .position(|a| a == "reduce")
         .map_or(all.len(), |i| i + 1);
     all[at..].to_vec()
+}
+
+/// `path` with `.tag` (then `.tag.1`, ...) appended: the first name that is free.
+fn free_sibling(path: &Path, tag: &str) -> PathBuf {
+    let base = format!("{}.{tag}", path.display());
+    (0..)
+        .map(|k| match k {
+            0 => PathBuf::from(&base),
+            k => PathBuf::from(format!("{base}.{k}")),
+        })
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| PathBuf::from(base))
 }
 
 /// A name for a copy of a run's best that keeps the input's extension (a compiler test

@@ -1,8 +1,10 @@
-//! `myhill runs`: listing, removing and plotting the kept run directories.
+//! `myhill runs`: listing, removing, restoring steps of, showing and plotting the kept run
+//! directories.
 //!
 //! The directories live under [`myhill::default_runs_root`]; a name there or a path
-//! elsewhere is accepted. Nothing but a run directory ([`myhill::is_run_dir`]) is removed, and
-//! no run in use ([`myhill::run_in_use`]).
+//! elsewhere is accepted. Nothing but a run directory ([`myhill::is_run_dir`]: its marker and
+//! a `meta.json` that reads as a run's) is removed, wherever it is, and no run in use
+//! ([`myhill::run_in_use`]).
 
 use super::RunsAction;
 use super::exit::{Exit, Fail};
@@ -18,11 +20,12 @@ pub fn run(action: RunsAction) -> Result<Exit, Fail> {
             Ok(Exit::Ok)
         }
         RunsAction::Remove { runs, finished } => remove(root.as_deref(), &runs, finished),
+        RunsAction::Restore { run, step, output } => restore(root.as_deref(), &run, step, &output),
         RunsAction::Show { run, history } => {
-            super::show::run(&find(root.as_deref(), &run)?, history)
+            super::show::run(&own_run(root.as_deref(), &run)?, history)
         }
         RunsAction::Plot { run, output } => {
-            let dir = find(root.as_deref(), &run)?;
+            let dir = own_run(root.as_deref(), &run)?;
             let figure = super::plot::run_figure(&dir)
                 .map_err(|e| Fail::usage(format!("cannot read the run {}: {e}", dir.display())))?;
             std::fs::write(&output, super::plot::svg(&figure)).map_err(|e| {
@@ -34,8 +37,21 @@ pub fn run(action: RunsAction) -> Result<Exit, Fail> {
     }
 }
 
-/// The run directory `run` names: a name under the root of runs, or a path.
-fn find(root: Option<&Path>, run: &Path) -> Result<PathBuf, Fail> {
+/// The run directory `run` names, refused unless it is a myhill run.
+fn own_run(root: Option<&Path>, run: &Path) -> Result<PathBuf, Fail> {
+    let dir = find_run(root, run)?;
+    if !myhill::is_run_dir(&dir) {
+        return Err(Fail::usage(format!(
+            "{} is not a run directory (it lacks {} or a meta.json that reads as a run's)",
+            dir.display(),
+            myhill::MARKER
+        )));
+    }
+    Ok(dir)
+}
+
+/// The run directory `run` names: a name under the runs directory, else a path.
+fn find_run(root: Option<&Path>, run: &Path) -> Result<PathBuf, Fail> {
     let under_root = root
         .map(|r| r.join(run))
         .filter(|p| run.components().count() == 1 && p.is_dir());
@@ -46,15 +62,54 @@ fn find(root: Option<&Path>, run: &Path) -> Result<PathBuf, Fail> {
             run.display()
         )));
     }
+    Ok(dir)
+}
+
+/// Writes step `step` of the run `run` (0: its original) to the new path `output`.
+fn restore(root: Option<&Path>, run: &Path, step: usize, output: &Path) -> Result<Exit, Fail> {
+    let dir = find_run(root, run)?;
     if !myhill::is_run_dir(&dir) {
         return Err(Fail::usage(format!(
-            "{} is not a run directory (it has no {} or meta.json): myhill reads and removes only \
-             its own directories",
+            "{} is not a myhill run (it lacks {} or a meta.json that reads as a run's)",
             dir.display(),
             myhill::MARKER
         )));
     }
-    Ok(dir)
+    if std::fs::symlink_metadata(output).is_ok() {
+        return Err(Fail::usage(format!(
+            "{} exists: myhill restores a step only to a new path; name another with -o",
+            output.display()
+        )));
+    }
+    let bytes = if step == 0 {
+        std::fs::read(dir.join("original"))
+            .map_err(|e| Fail::usage(format!("cannot read {}/original: {e}", dir.display())))?
+    } else {
+        let mut steps = myhill::replay_steps(&dir)?;
+        let count = steps.len();
+        if step > count {
+            return Err(Fail::usage(format!(
+                "{} has {count} step(s): give --step 0 (the original) to {count}",
+                dir.display()
+            )));
+        }
+        steps.swap_remove(step - 1)
+    };
+    // A directory input's steps are encoded trees: written back as directories.
+    let tree = myhill::run_info(&dir)
+        .is_some_and(|info| info.input.is_dir() || info.backup.is_some_and(|b| b.is_dir()))
+        && myhill::Archive::decode(&bytes).is_ok();
+    let target = super::tree_io::Target { tree, mode: None };
+    target
+        .write(output, &bytes)
+        .map_err(|e| Fail::usage(format!("cannot write {}: {e}", output.display())))?;
+    out::out(format!(
+        "wrote step {step} of {} ({} bytes) to {}",
+        dir.display(),
+        bytes.len(),
+        output.display()
+    ));
+    Ok(Exit::Ok)
 }
 
 fn status(info: &RunInfo, dir: &Path) -> &'static str {
@@ -135,7 +190,17 @@ fn human(bytes: u64) -> String {
 fn remove(root: Option<&Path>, runs: &[PathBuf], finished: bool) -> Result<Exit, Fail> {
     let mut targets: Vec<PathBuf> = Vec::new();
     for run in runs {
-        let dir = find(root, run)?;
+        // A bare name is one under the root; anything else a path.
+        let dir = find_run(root, run)?;
+        if !myhill::is_run_dir(&dir) {
+            return Err(Fail::usage(format!(
+                "{} is not a myhill run (a run directory holds both {} and a meta.json that \
+                 reads as a run's): nothing was removed; myhill removes only its own run \
+                 directories (`myhill runs list` names them)",
+                dir.display(),
+                myhill::MARKER
+            )));
+        }
         targets.push(dir);
     }
     if finished && let Some(root) = root {

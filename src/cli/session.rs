@@ -4,7 +4,7 @@ use super::TestArgs;
 use super::exit::{Exit, Fail};
 use super::files::read_input;
 use myhill::{Control, Error, Outcome, ReduceOptions, TestCommand, TestSpec, parse_timeout};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The input and the test, ready to run.
 pub struct Session {
@@ -15,11 +15,15 @@ pub struct Session {
     pub jobs: usize,
     /// INPUT is a directory: `original` is its tree, encoded ([`myhill::Archive`]).
     pub tree: bool,
+    /// The tree's links whose targets leave it (`link -> target`), and whether each is
+    /// relative (then it dangles in the copies the tests run in).
+    pub links_leaving: Vec<(String, bool)>,
 }
 
 /// Installs the Ctrl-C and SIGTERM handling: the first signal stops cleanly (tests get
 /// SIGTERM and a grace, the best is written, the summary printed); a second Ctrl-C hurries
-/// (tests are killed at once); a third exits at once. Repeated SIGTERMs do not escalate:
+/// (tests are killed at once, a grace under way cut short); a third kills the tests' groups,
+/// removes their directories and exits at once. Repeated SIGTERMs do not escalate:
 /// `timeout` sends one to the process and one to its group, and the clean stop should win.
 fn install_signals() -> Result<Control, Fail> {
     use signal_hook::consts::{SIGINT, SIGTERM};
@@ -37,7 +41,10 @@ fn install_signals() -> Result<Control, Fail> {
                 0 | 1 => handle.stop(),
                 2 => handle.hurry(),
                 _ => {
-                    // No destructor runs on this exit: give the terminal its line mode back.
+                    // No destructor runs on this exit: no test may outlive it, nor its
+                    // directory, and the terminal gets its line mode back.
+                    myhill::kill_running();
+                    myhill::remove_test_dirs();
                     super::terminal::restore();
                     super::ui::view::restore_if_active();
                     std::process::exit(Exit::Interrupted.code())
@@ -79,10 +86,28 @@ impl Session {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "input".to_string());
+        if let Some(word) = shell_syntax(&t.test)
+            && !t.quiet
+        {
+            super::out::err(format!(
+                "myhill: warning: TEST holds {word:?}, which a shell would read as syntax; myhill \
+                 runs no shell, so it reaches the test as an argument. For a pipe, a redirection \
+                 or a list, write: sh -c '...' sh"
+            ));
+        }
         let mut spec = match &extras.test_dir {
             Some(dir) => TestSpec::parse_in(&t.test, &file_name, dir)?,
             None => TestSpec::parse(&t.test, &file_name)?,
         };
+        if tree && t.input_mode == myhill::InputMode::Stdin {
+            return Err(Fail::usage(format!(
+                "--input-mode stdin: {} is a directory, and a directory's test gets nothing on \
+                 stdin (it runs inside a copy of the tree, with the copy's path as its last \
+                 argument): leave out --input-mode, or read the files the test needs from its \
+                 working directory",
+                input_path.display()
+            )));
+        }
         spec.input_mode = t.input_mode;
         spec.timeout_is_interesting = t.timeout_is_interesting;
         spec.signature = t.signature.compile(t.same_output)?;
@@ -111,6 +136,10 @@ impl Session {
         if spec.launcher.is_empty() {
             spec.sharing = u32::try_from(jobs.div_ceil(cores)).unwrap_or(u32::MAX);
         }
+        let links_leaving = links_leaving(&original, tree);
+        if !links_leaving.is_empty() && !t.quiet {
+            super::out::err(links_warning(&input_path, &links_leaving));
+        }
         Ok(Session {
             input_path,
             original,
@@ -118,6 +147,7 @@ impl Session {
             control,
             jobs,
             tree,
+            links_leaving,
         })
     }
 
@@ -141,11 +171,23 @@ impl Session {
             .max()
             .unwrap_or_default();
         let size = match super::tree_io::sizes(original).filter(|_| self.tree) {
+            Some((1, content)) => format!("1 file, {content} bytes"),
             Some((files, content)) => format!("{files} files, {content} bytes"),
             None => format!("{} bytes", original.len()),
         };
+        let spec = self.oracle.spec();
+        // A timeout stretched for tests that share the cores is said, not applied silently.
+        let shared = if spec.sharing > 1 && spec.timeout.is_none() {
+            format!(
+                ", {}x the one-job timeout: {} tests share each core at -j {}; give --timeout \
+                 to set it",
+                spec.sharing, spec.sharing, self.jobs
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "myhill: the original is interesting ({size}, test took {:.2}s; timeout {:.1}s)",
+            "myhill: the original is interesting ({size}, test took {:.2}s; timeout {:.1}s{shared})",
             slowest.as_secs_f64(),
             self.oracle.timeout().as_secs_f64()
         )
@@ -175,8 +217,8 @@ impl Session {
             .unwrap_or_else(|| ".".into());
         match &diagnosis.beside_input {
             _ if diagnosis.flaky => msg.push_str(
-                "  Run again on the same input, the test said interesting: it is flaky (its \
-                 verdicts differ from run to run). Make it deterministic (fixed seeds, no \
+                "  Run again on the same input, the test gave another verdict: it may be flaky \
+                 (its verdicts differ from run to run). Make it deterministic (fixed seeds, no \
                  timing, no shared state), or pass --allow-flaky to go on when one first run \
                  says interesting and re-confirm every reduction.\n",
             ),
@@ -192,6 +234,19 @@ impl Session {
             Err(why) => msg.push_str(&format!(
                 "  (Not tried beside a copy of the input's directory: {why}.)\n"
             )),
+        }
+        let dangling: Vec<&str> = (self.links_leaving.iter())
+            .filter(|(_, relative)| *relative)
+            .map(|(link, _)| link.as_str())
+            .collect();
+        if !dangling.is_empty() {
+            msg.push_str(&format!(
+                "  These links climb out of the tree, so they dangle in the copy the test runs \
+                 in: {}. Replace each with a copy of what it points to (cp \
+                 --remove-destination \"$(readlink -f LINK)\" LINK), or make the test not need \
+                 it.\n",
+                dangling.join(", ")
+            ));
         }
         msg.push_str(&format!(
             "  Reproduce it in a fresh temporary directory, as myhill runs it:\n    {}\n",
@@ -211,14 +266,89 @@ impl Session {
     }
 }
 
+/// The first word of the command line `test` that is shell syntax (a pipe, a redirection, a
+/// list), if any.
+fn shell_syntax(test: &str) -> Option<String> {
+    let words = shlex::split(test)?;
+    let syntax = ["|", "||", "&&", ";", "&", "<", ">", ">>", "2>&1", "&>"];
+    words.into_iter().skip(1).find(|w| {
+        syntax.contains(&w.as_str())
+            || w.starts_with('>')
+            || w.starts_with("2>")
+            || w.starts_with("1>")
+            || w.ends_with(';')
+    })
+}
+
+/// The links of a tree (`original` encoded, when `tree`) that leave it, as `link -> target`
+/// with whether the target is relative.
+fn links_leaving(original: &[u8], tree: bool) -> Vec<(String, bool)> {
+    let Some(archive) = tree
+        .then(|| myhill::Archive::decode(original).ok())
+        .flatten()
+    else {
+        return Vec::new();
+    };
+    (archive.links_leaving().into_iter())
+        .map(|(link, target)| {
+            (
+                super::out::printable(
+                    format!("{} -> {}", link.display(), target.display()).as_bytes(),
+                    300,
+                ),
+                target.is_relative(),
+            )
+        })
+        .collect()
+}
+
+/// Says, at the start, which links leave the tree and what that does in the copies.
+fn links_warning(dir: &Path, links: &[(String, bool)]) -> String {
+    let absolute: Vec<&str> = (links.iter())
+        .filter(|(_, relative)| !*relative)
+        .map(|(l, _)| l.as_str())
+        .collect();
+    let relative: Vec<&str> = (links.iter())
+        .filter(|(_, relative)| *relative)
+        .map(|(l, _)| l.as_str())
+        .collect();
+    let mut said = format!(
+        "myhill: warning: {} link(s) in {} leave the tree.",
+        links.len(),
+        dir.display()
+    );
+    if !absolute.is_empty() {
+        said.push_str(&format!(
+            " In every copy these still point at the same place outside it, so the tests \
+             read (and may write) there: {}.",
+            absolute.join(", ")
+        ));
+    }
+    if !relative.is_empty() {
+        said.push_str(&format!(
+            " These dangle in the copies: {}.",
+            relative.join(", ")
+        ));
+    }
+    said.push_str(
+        " To keep each test inside its copy, replace a link with a copy of what it points to: \
+         cp --remove-destination \"$(readlink -f LINK)\" LINK",
+    );
+    said
+}
+
+/// The last lines a test printed, escaped ([`super::out::printable`]): a test's output never
+/// reaches the terminal as it is (it could clear the screen or rename the window).
 fn tail(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let all: Vec<&str> = text.lines().collect();
+    let all: Vec<&[u8]> = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
     if all.is_empty() {
         return "    (nothing)\n".to_string();
     }
     all[all.len().saturating_sub(10)..]
         .iter()
-        .map(|l| format!("    {l}\n"))
+        .map(|l| format!("    {}\n", super::out::printable(l, 300)))
         .collect()
 }

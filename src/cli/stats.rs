@@ -129,7 +129,18 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
     let command_line: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    json!({
+    let kind = known.then(|| {
+        json!({
+            "name": report.kind.kind.name(),
+            "decided_by": report.kind.by.name(),
+            "files": report
+                .file_kinds
+                .iter()
+                .map(|(path, d)| (path.clone(), json!(d.kind.name())))
+                .collect::<serde_json::Map<String, Value>>(),
+        })
+    });
+    let mut stats = json!({
         "schema_version": SCHEMA_VERSION,
         "myhill_version": env!("CARGO_PKG_VERSION"),
         "command_line": command_line,
@@ -140,6 +151,7 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
         "run_dir": path(&record.run_dir),
         "strategy": record.strategy,
         "schedule": record.schedule,
+        "kind": kind,
         "jobs": record.jobs.or(known.then_some(report.jobs)),
         "max_tests": args.max_tests,
         "batch": args.batch,
@@ -168,10 +180,12 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
         "reached_90": reached(0.9),
         "reached_99": reached(0.99),
         "passes": passes,
-        "disabled_passes": record.disabled,
         "counters": counters,
         "timers": timers,
-    })
+    });
+    // Beside the others (one more key would pass json!'s recursion limit).
+    stats["disabled_passes"] = json!(record.disabled);
+    stats
 }
 
 /// Writes the file.

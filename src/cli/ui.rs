@@ -11,6 +11,7 @@ pub(super) mod view;
 use super::out;
 use super::terminal::{self, Keys};
 use myhill::{Control, Event, PassStats, Report, Verdict};
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -112,7 +113,7 @@ impl Status {
     /// "9 -> 2 files, " for a directory; nothing for a file.
     fn files_shown(&self) -> String {
         self.files
-            .map(|(a, b)| format!("{a} -> {b} files, "))
+            .map(|(a, b)| format!("{a} -> {}, ", files_word(b)))
             .unwrap_or_default()
     }
 
@@ -259,8 +260,11 @@ impl Status {
         vec![fit(&sizes, width), fit(&doing, width)]
     }
 
-    /// Puts the cursor where the status began and clears from there down, on a terminal
-    /// `columns` wide now.
+    /// Erases the rows the status took, from the last one up, and leaves the cursor at the
+    /// start of the first, on a terminal `columns` wide now. Each row is erased on its own
+    /// (`ESC[2K`): tmux takes a clear-to-the-end (`ESC[J`) at the top row for a clear-screen
+    /// and scrolls the whole pane into its history, so the status would scroll forever in a
+    /// low pane or after resizes.
     fn clear_at(&mut self, columns: usize) -> String {
         // A terminal made narrower since the status was drawn reflows each of its lines
         // over as many rows as the new width needs.
@@ -268,12 +272,14 @@ impl Status {
             .map(|&len| len.div_ceil(columns.max(1)).max(1))
             .sum();
         self.drawn.clear();
-        let up = match rows {
-            0 => return String::new(),
-            1 => String::new(),
-            n => format!("\x1b[{}A", n - 1),
-        };
-        format!("\r{up}\x1b[J")
+        if rows == 0 {
+            return String::new();
+        }
+        let mut text = String::from("\r\x1b[2K");
+        for _ in 1..rows {
+            text.push_str("\x1b[1A\x1b[2K");
+        }
+        text
     }
 
     /// [`Status::clear_at`] the terminal's width now.
@@ -711,6 +717,15 @@ fn lock(status: &Mutex<Status>) -> MutexGuard<'_, Status> {
 
 /// The end-of-run summary, for people: the sizes, the tests, and the passes that ran a test
 /// or were skipped; `verbose` adds the others and the passes' counters.
+/// "1 file", "2 files".
+fn files_word(n: usize) -> String {
+    if n == 1 {
+        "1 file".to_string()
+    } else {
+        format!("{n} files")
+    }
+}
+
 /// For a directory, `files` gives its files and their bytes at the start and at the end.
 pub fn summary(
     report: &Report,
@@ -730,12 +745,22 @@ pub fn summary(
         100.0 * removed as f64 / initial as f64
     };
     let shown = files
-        .map(|((a, _), (b, _))| format!("{a} -> {b} files, "))
+        .map(|((a, _), (b, _))| format!("{a} -> {}, ", files_word(b)))
         .unwrap_or_default();
     s.push_str(&format!(
         "myhill: {shown}{initial} -> {last} bytes ({pct:.1}% removed)\n"
     ));
     let e = &report.eval;
+    if files.is_none() {
+        s.push_str(&format!("  input kind: {}\n", report.kind.describe()));
+    } else if !report.file_kinds.is_empty() {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for decided in report.file_kinds.values() {
+            *counts.entry(decided.kind.name()).or_default() += 1;
+        }
+        let counts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        s.push_str(&format!("  file kinds: {}\n", counts.join(", ")));
+    }
     s.push_str(&format!(
         "  tests run {} (first check {}, re-runs {}), cache hits {}, timeouts {}, wall {:.2}s\n",
         e.tests_run,
@@ -925,8 +950,20 @@ mod tests {
         let mut s = status(Instant::now());
         assert_eq!(s.clear_at(80), "");
         s.drawn = vec![70, 60];
-        assert_eq!(s.clear_at(80), "\r\x1b[1A\x1b[J");
+        assert_eq!(s.clear_at(80), "\r\x1b[2K\x1b[1A\x1b[2K");
         assert!(s.drawn.is_empty());
+    }
+
+    /// No clear-to-the-end anywhere: at the top row of a tmux pane it scrolls the pane.
+    #[test]
+    fn clearing_erases_row_by_row_and_never_to_the_end_of_the_screen() {
+        let mut s = status(Instant::now());
+        for drawn in [vec![10], vec![150], vec![79, 79, 79]] {
+            s.drawn = drawn;
+            let text = s.clear_at(40);
+            assert!(!text.contains("\x1b[J"), "{text:?}");
+            assert!(text.starts_with('\r'), "{text:?}");
+        }
     }
 
     /// A terminal made narrower reflows the status drawn at the old width: a 150-character
@@ -935,11 +972,12 @@ mod tests {
     fn clearing_after_a_resize_counts_the_rows_the_lines_reflowed_into() {
         let mut s = status(Instant::now());
         s.drawn = vec![150];
-        assert_eq!(s.clear_at(60), "\r\x1b[2A\x1b[J");
+        let rows = |n: usize| format!("\r\x1b[2K{}", "\x1b[1A\x1b[2K".repeat(n - 1));
+        assert_eq!(s.clear_at(60), rows(3));
         s.drawn = vec![79, 40];
-        assert_eq!(s.clear_at(40), "\r\x1b[2A\x1b[J");
+        assert_eq!(s.clear_at(40), rows(3));
         s.drawn = vec![79, 79];
-        assert_eq!(s.clear_at(200), "\r\x1b[1A\x1b[J");
+        assert_eq!(s.clear_at(200), rows(2));
     }
 
     #[test]

@@ -44,9 +44,9 @@
 //! On an input below `min_bytes` the pass does nothing; the finer passes take over there.
 
 use super::dead::class_members;
-use super::gate::is_text;
 use super::without_ranges;
 use crate::driver::Driver;
+use crate::kind::is_text;
 use crate::lex::{Class, closer_of};
 use crate::report::Stop;
 use crate::schedule::Pass;

@@ -39,10 +39,10 @@
 //! the finer passes take them.
 
 use super::chunks::{Form, forms, spans};
-use super::gate::is_text;
 use super::without_ranges;
 use crate::driver::Driver;
 use crate::eval::content_key;
+use crate::kind::is_text;
 use crate::lex::Class;
 use crate::report::Stop;
 use crate::schedule::Pass;

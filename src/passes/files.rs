@@ -420,7 +420,7 @@ impl FilesEach {
         };
         let splice = tree.splice(i).expect("a regular file");
         let before = driver.best_shared();
-        driver.focus(splice);
+        driver.focus(&String::from_utf8_lossy(path), splice);
         driver.count(Counter::FilesEachFiles, 1);
         let result = run_to_fixpoint(schedule, driver);
         driver.unfocus();

@@ -73,7 +73,7 @@ pub use dead::DeadDeclarations;
 pub use dfa::DfaPass;
 pub use expressions::Expressions;
 pub use files::{FilesBypass, FilesDelete, FilesEach, FilesHoist};
-pub use gate::{Gated, Needs, is_text};
+pub use gate::{Gated, Needs};
 pub use hoist::Hoist;
 pub use hollow::Hollow;
 pub use indent::IndentBlocks;

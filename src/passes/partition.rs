@@ -30,6 +30,7 @@
 use super::without_ranges;
 use crate::driver::{Driver, Witness};
 use crate::idset::IdSet;
+use crate::kind::Kind;
 use crate::lex::{Class, lexemes};
 use crate::policy::{BinarySplit, Policy};
 use crate::report::{Counter, Stop};
@@ -413,7 +414,7 @@ impl Pass for Partition {
     }
 
     /// Partition's first batch: every chunk of the first level deleted.
-    fn preview(&self, best: &[u8], batch: usize) -> Vec<Vec<u8>> {
+    fn preview(&self, best: &[u8], _kind: Kind, batch: usize) -> Vec<Vec<u8>> {
         if batch <= 1 {
             return Vec::new();
         }

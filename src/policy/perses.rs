@@ -53,7 +53,7 @@
 
 use super::{Policy, PolicyFactory, Proposals};
 use crate::idset::IdSet;
-use crate::tree::{Kind, Liveness, NodeId, Tree, clip};
+use crate::tree::{Liveness, NodeId, NodeKind, Tree, clip};
 use std::sync::Arc;
 
 /// Perses over a tree, with any inner list policy for the active list's deletions.
@@ -105,7 +105,7 @@ impl Perses {
         let active = nodes
             .iter()
             .copied()
-            .find(|&id| tree.kind(id) == Kind::List && !self.done[id.index()]);
+            .find(|&id| tree.kind(id) == NodeKind::List && !self.done[id.index()]);
         if active != self.active {
             self.active = active;
             self.inner = None;
@@ -133,7 +133,7 @@ fn replacers(tree: &Tree, liveness: &Liveness, n: NodeId) -> Vec<NodeId> {
     let Some(slot_parent) = tree.parent(anchor) else {
         return Vec::new();
     };
-    let in_list = tree.kind(slot_parent) == Kind::List;
+    let in_list = tree.kind(slot_parent) == NodeKind::List;
     let fits = |d: NodeId| {
         if in_list {
             tree.fills_list_slot(tree.kind(d))

@@ -38,7 +38,7 @@
 //! are not literals, so brackets inside them count; `/` next to `/` after a deletion can start
 //! a comment the input did not have. Indentation compares raw whitespace byte counts.
 
-use super::{Kind, NodeId, Tree, TreeBuilder};
+use super::{NodeId, NodeKind, Tree, TreeBuilder};
 use crate::lex::{Class, Lexeme, closer_of, lex, pair_brackets};
 use crate::units::Units;
 use std::sync::Arc;
@@ -161,9 +161,9 @@ struct Builder<'a> {
     lexemes: &'a [Lexeme],
     layout: &'a Layout,
     tree: TreeBuilder,
-    file: Kind,
-    group: Kind,
-    block: Kind,
+    file: NodeKind,
+    group: NodeKind,
+    block: NodeKind,
 }
 
 impl<'a> Builder<'a> {
@@ -397,7 +397,7 @@ mod tests {
         assert_eq!(tree.rule_name(tree.kind(group)), Some("group"));
         let parts = tree.children(group);
         assert_eq!(parts.len(), 3);
-        assert_eq!(tree.kind(parts[1]), Kind::List);
+        assert_eq!(tree.kind(parts[1]), NodeKind::List);
         // Two items: "a ," and " b".
         assert_eq!(tree.children(parts[1]).len(), 2);
         assert!(!tree.deletable(parts[0]) && !tree.deletable(parts[2]));

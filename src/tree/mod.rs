@@ -1,7 +1,7 @@
 //! The tree model the tree policies work over: a static tree whose leaves are the units of an input.
 //!
 //! Main types: [`Tree`], built by a [`TreeBuilder`] (by hand, as the seed demos do) or by
-//! [`infer::infer`] (from plain bytes); [`NodeId`], [`Kind`] and [`Liveness`]. Two spaces meet
+//! [`infer::infer`] (from plain bytes); [`NodeId`], [`NodeKind`] and [`Liveness`]. Two spaces meet
 //! here. Configurations and deltas are sets of *unit* ids, exactly as for the flat policies;
 //! nodes only name regions of the input. The leaves, taken left to right, are units 0, 1, 2, ...,
 //! so every subtree covers one contiguous range of units. The tree never changes during a
@@ -13,8 +13,8 @@
 //!   level that still hold a surviving unit, and [`Tree::elements`] the surviving elements of a
 //!   `List`.
 //!
-//! Node kinds follow the seeds: a [`Kind::Token`] is a leaf; a [`Kind::List`] is a Kleene list
-//! whose children are optional ("deletable"); any other node is a [`Kind::Rule`] whose children
+//! Node kinds follow the seeds: a [`NodeKind::Token`] is a leaf; a [`NodeKind::List`] is a Kleene list
+//! whose children are optional ("deletable"); any other node is a [`NodeKind::Rule`] whose children
 //! are all mandatory. A rule declared as a *statement* may fill a list element's slot, which is
 //! what Perses' node replacement checks.
 //!
@@ -70,7 +70,7 @@ pub struct RuleId(u16);
 
 /// What a node is in the grammar.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Kind {
+pub enum NodeKind {
     /// A leaf: exactly one unit of the input.
     Token,
     /// A Kleene list: each child may be removed on its own.
@@ -89,7 +89,7 @@ struct RuleInfo {
 /// not created yet, so a tree can be written root first or leaves first.
 #[derive(Clone, Debug, Default)]
 pub struct TreeBuilder {
-    kinds: Vec<Kind>,
+    kinds: Vec<NodeKind>,
     /// Labels by node id, up to the last node given a non-empty one (inferred trees have none).
     labels: Vec<Box<str>>,
     /// Node `i`'s children are `child_list[child_start[i]..child_start[i + 1]]` (the last
@@ -106,17 +106,17 @@ impl TreeBuilder {
     }
 
     /// Declares a rule. A `statement` rule may replace a list element (Perses' check).
-    pub fn rule(&mut self, name: &str, statement: bool) -> Kind {
+    pub fn rule(&mut self, name: &str, statement: bool) -> NodeKind {
         assert!(self.rules.len() < u16::MAX as usize, "too many rules");
         self.rules.push(RuleInfo {
             name: name.into(),
             statement,
         });
-        Kind::Rule(RuleId(self.rules.len() as u16 - 1))
+        NodeKind::Rule(RuleId(self.rules.len() as u16 - 1))
     }
 
     /// Adds a node and returns its id (the number of nodes added before it).
-    pub fn node(&mut self, kind: Kind, label: &str, children: &[NodeId]) -> NodeId {
+    pub fn node(&mut self, kind: NodeKind, label: &str, children: &[NodeId]) -> NodeId {
         let id = NodeId(self.kinds.len() as u32);
         assert!(
             self.child_list.len() + children.len() < u32::MAX as usize,
@@ -134,12 +134,12 @@ impl TreeBuilder {
 
     /// Adds a leaf.
     pub fn token(&mut self, label: &str) -> NodeId {
-        self.node(Kind::Token, label, &[])
+        self.node(NodeKind::Token, label, &[])
     }
 
     /// Adds a list node.
     pub fn list(&mut self, children: &[NodeId]) -> NodeId {
-        self.node(Kind::List, "", children)
+        self.node(NodeKind::List, "", children)
     }
 
     /// Number of nodes added so far.
@@ -165,7 +165,7 @@ impl TreeBuilder {
         let mut parent = vec![NONE; n];
         for p in 0..n {
             let kids = children(p);
-            let is_token = self.kinds[p] == Kind::Token;
+            let is_token = self.kinds[p] == NodeKind::Token;
             if is_token && !kids.is_empty() {
                 return Err(MalformedTree(format!("token {p} has children")));
             }
@@ -281,7 +281,7 @@ const NONE: u32 = u32::MAX;
 /// node id.
 #[derive(Clone)]
 pub struct Tree {
-    kinds: Vec<Kind>,
+    kinds: Vec<NodeKind>,
     /// Labels by node id, up to the last non-empty one (see [`Tree::label`]).
     labels: Vec<Box<str>>,
     child_start: Vec<u32>,
@@ -333,7 +333,7 @@ impl Tree {
     }
 
     /// A node's kind.
-    pub fn kind(&self, id: NodeId) -> Kind {
+    pub fn kind(&self, id: NodeId) -> NodeKind {
         self.kinds[id.index()]
     }
 
@@ -343,17 +343,17 @@ impl Tree {
     }
 
     /// The name a rule was declared with (`None` for tokens and lists).
-    pub fn rule_name(&self, kind: Kind) -> Option<&str> {
+    pub fn rule_name(&self, kind: NodeKind) -> Option<&str> {
         match kind {
-            Kind::Rule(RuleId(r)) => Some(&self.rules[r as usize].name),
+            NodeKind::Rule(RuleId(r)) => Some(&self.rules[r as usize].name),
             _ => None,
         }
     }
 
     /// Whether a node of this kind may stand where a list element stood (a statement rule).
-    pub fn fills_list_slot(&self, kind: Kind) -> bool {
+    pub fn fills_list_slot(&self, kind: NodeKind) -> bool {
         match kind {
-            Kind::Rule(RuleId(r)) => self.rules[r as usize].statement,
+            NodeKind::Rule(RuleId(r)) => self.rules[r as usize].statement,
             _ => false,
         }
     }
@@ -366,7 +366,7 @@ impl Tree {
 
     /// Whether the node is a token.
     pub fn is_leaf(&self, id: NodeId) -> bool {
-        self.kinds[id.index()] == Kind::Token
+        self.kinds[id.index()] == NodeKind::Token
     }
 
     /// A node's parent (`None` for the root).
@@ -417,7 +417,7 @@ impl Tree {
     /// Whether `id` may be removed on its own: its parent is a list.
     pub fn deletable(&self, id: NodeId) -> bool {
         self.parent(id)
-            .is_some_and(|p| self.kinds[p.index()] == Kind::List)
+            .is_some_and(|p| self.kinds[p.index()] == NodeKind::List)
     }
 
     /// Walks up from `id` to its ancestor at `level` (itself if it is not deeper).
@@ -474,7 +474,7 @@ impl Tree {
 
     /// The surviving elements (children) of a list node, as a set of node ids.
     pub fn elements(&self, list: NodeId, config: &IdSet) -> IdSet {
-        debug_assert_eq!(self.kind(list), Kind::List);
+        debug_assert_eq!(self.kind(list), NodeKind::List);
         let ids: Vec<u32> = self
             .children(list)
             .iter()
@@ -500,13 +500,13 @@ impl Tree {
         for &id in self.bfs.iter().rev() {
             let i = id.index();
             match self.kinds[i] {
-                Kind::Token => live[i] = surviving[i] > 0,
-                Kind::List => {}
-                Kind::Rule(_) => {
+                NodeKind::Token => live[i] = surviving[i] > 0,
+                NodeKind::List => {}
+                NodeKind::Rule(_) => {
                     live[i] = self
                         .children(id)
                         .iter()
-                        .filter(|c| self.kinds[c.index()] != Kind::List)
+                        .filter(|c| self.kinds[c.index()] != NodeKind::List)
                         .all(|c| live[c.index()]);
                 }
             }
@@ -518,7 +518,7 @@ impl Tree {
         // list at the root; here a root list (the start symbol) is always live.
         for &id in &self.bfs {
             let i = id.index();
-            if self.kinds[i] == Kind::List {
+            if self.kinds[i] == NodeKind::List {
                 live[i] = self.parent(id).is_none_or(|p| live[p.index()]);
             }
         }

@@ -15,8 +15,8 @@
 
 use super::demos::DemoRow;
 use myhill::{
-    DDMin, Driver, EvalOptions, FnOracle, Hdd, IdSet, Kind, NodeId, Perses, Policy, PolicyFactory,
-    ProbDD, TPdd, Tree, TreeBuilder, Units,
+    DDMin, Driver, EvalOptions, FnOracle, Hdd, IdSet, NodeId, NodeKind, Perses, Policy,
+    PolicyFactory, ProbDD, TPdd, Tree, TreeBuilder, Units,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -51,9 +51,9 @@ pub fn buggy_fn_tree() -> Tree {
     let mut b = TreeBuilder::new();
     for (label, children) in table {
         let kind = if children.is_empty() {
-            Kind::Token
+            NodeKind::Token
         } else {
-            Kind::List
+            NodeKind::List
         };
         let children: Vec<NodeId> = children.iter().map(|&c| NodeId(c)).collect();
         b.node(kind, label, &children);
