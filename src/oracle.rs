@@ -17,8 +17,8 @@
 //! is flaky on the original is caught by the first check of [`crate::Reduction`], one that is
 //! flaky on reduced inputs by its re-runs.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The answer of one test.
@@ -119,10 +119,14 @@ struct Flags {
     stop: AtomicBool,
     hurry: AtomicBool,
     skip_pass: AtomicBool,
+    paused: AtomicBool,
+    keep_output: AtomicBool,
+    disabled: Mutex<Vec<String>>,
 }
 
 /// Steers a running reduction from outside (a signal handler, a key, another thread): stop
-/// cleanly, hurry the stop, or skip the running pass. Cheap to clone; clones share the flags.
+/// cleanly, hurry the stop, skip the running pass, disable a pass for the rest of the run, or
+/// hold back new tests. Cheap to clone; clones share the flags.
 ///
 /// ```
 /// use myhill::Control;
@@ -178,6 +182,66 @@ impl Control {
     pub fn take_skip(&self) -> bool {
         self.flags.skip_pass.swap(false, Ordering::SeqCst)
     }
+
+    /// Holds back every test not yet started (running ones go on) until [`Control::resume`];
+    /// a stop or a cancel still ends the wait.
+    pub fn pause(&self) {
+        self.flags.paused.store(true, Ordering::SeqCst);
+    }
+
+    /// Lets tests start again after [`Control::pause`].
+    pub fn resume(&self) {
+        self.flags.paused.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether tests are held back.
+    pub fn is_paused(&self) -> bool {
+        self.flags.paused.load(Ordering::Relaxed)
+    }
+
+    /// Makes every later test keep the tail of what it printed, for a view to show (the
+    /// verdict does not change).
+    pub fn keep_output(&self) {
+        self.flags.keep_output.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether tests keep what they print.
+    pub fn keeps_output(&self) -> bool {
+        self.flags.keep_output.load(Ordering::Relaxed)
+    }
+
+    /// Leaves the pass `name` out of every later round, or (`false`) lets it run again. To
+    /// end it while it runs, [`Control::skip_pass`] too.
+    pub fn set_disabled(&self, name: &str, disabled: bool) {
+        let mut list = self
+            .flags
+            .disabled
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        list.retain(|n| n != name);
+        if disabled {
+            list.push(name.to_string());
+        }
+    }
+
+    /// Whether the pass `name` is disabled.
+    pub fn is_disabled(&self, name: &str) -> bool {
+        let list = self
+            .flags
+            .disabled
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        list.iter().any(|n| n == name)
+    }
+
+    /// The passes disabled now, in the order they were disabled.
+    pub fn disabled(&self) -> Vec<String> {
+        self.flags
+            .disabled
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
 }
 
 /// Tells one running test to stop: set per test by the worker pool, or for every test through
@@ -216,6 +280,23 @@ impl Cancel {
     /// Whether a stop should skip the grace and kill at once.
     pub fn is_hurried(&self) -> bool {
         self.control.as_ref().is_some_and(Control::is_hurried)
+    }
+
+    /// Waits while the reduction is paused ([`Control::pause`]); false if the test was
+    /// cancelled meanwhile (it must not start then).
+    pub fn wait_while_paused(&self) -> bool {
+        while self.control.as_ref().is_some_and(Control::is_paused) {
+            if self.is_cancelled() {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        !self.is_cancelled()
+    }
+
+    /// Whether the test should keep the tail of what it prints ([`Control::keep_output`]).
+    pub fn keeps_output(&self) -> bool {
+        self.control.as_ref().is_some_and(Control::keeps_output)
     }
 }
 

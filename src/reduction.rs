@@ -373,6 +373,9 @@ impl<'o> Reduction<'o> {
                         self.driver.set_yield_floor(floor);
                         let pass = &mut schedule.passes[i];
                         let name = pass.name();
+                        if control.is_disabled(&name) {
+                            continue;
+                        }
                         self.driver.begin_pass(&name);
                         let result = pass.run(&mut self.driver);
                         self.driver.evaluator().set_lookahead(Vec::new());
@@ -633,5 +636,69 @@ mod tests {
         // A batch of copies of the best would not fit: nothing is looked ahead to.
         let small = best.len() * 4 - 1;
         assert!(lookahead(&schedule, &round, &best, Kind::Text, &options, small).is_empty());
+    }
+
+    /// A disabled pass runs no test; the others do the work alone.
+    #[test]
+    fn a_disabled_pass_runs_no_further_test() {
+        let names = ["split/lines", "split/tokens"].map(String::from);
+        let mut schedule = crate::strategy::schedule_of(&names).unwrap();
+        let oracle = crate::FnOracle::new(|b: &[u8]| b.windows(3).any(|w| w == b"key"));
+        let input: Vec<u8> = (0..30)
+            .flat_map(|i| format!("w{i} key x\n").into_bytes())
+            .collect();
+        let options = ReduceOptions::default();
+        options.control.set_disabled("split/lines", true);
+        assert!(options.control.is_disabled("split/lines"));
+        let finished = Reduction::new(input, &oracle, options)
+            .run(&mut schedule)
+            .unwrap();
+        let report = &finished.report;
+        assert!(
+            report.passes.iter().all(|p| p.name != "split/lines"),
+            "{report:?}"
+        );
+        assert!(
+            report
+                .passes
+                .iter()
+                .any(|p| p.name == "split/tokens" && p.tests > 0)
+        );
+        assert_eq!(finished.best, b"key");
+    }
+
+    /// While paused no test starts; once resumed the run ends as it would have.
+    #[test]
+    fn no_test_starts_while_paused() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let names = ["split/lines"].map(String::from);
+        let calls = std::sync::Arc::new(AtomicU64::new(0));
+        let counted = calls.clone();
+        let oracle = crate::FnOracle::new(move |b: &[u8]| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            b.windows(3).any(|w| w == b"key")
+        });
+        let input: Vec<u8> = (0..20)
+            .flat_map(|i| format!("w{i}\n").into_bytes())
+            .chain(*b"key\n")
+            .collect();
+        let options = ReduceOptions {
+            jobs: 2,
+            ..ReduceOptions::default()
+        };
+        let control = options.control.clone();
+        control.pause();
+        std::thread::scope(|scope| {
+            let run = scope.spawn(|| {
+                let mut schedule = crate::strategy::schedule_of(&names).unwrap();
+                Reduction::new(input.clone(), &oracle, options).run(&mut schedule)
+            });
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            assert_eq!(calls.load(Ordering::SeqCst), 0, "a test ran while paused");
+            control.resume();
+            let finished = run.join().unwrap().unwrap();
+            assert_eq!(finished.best, b"key\n");
+            assert!(calls.load(Ordering::SeqCst) > 0);
+        });
     }
 }

@@ -385,6 +385,10 @@ pub enum Event<'a> {
         size: usize,
         /// How long the test ran.
         duration: Duration,
+        /// The last bytes it printed on stdout (empty unless kept: [`crate::Control::keep_output`]).
+        stdout: &'a [u8],
+        /// The last bytes it printed on stderr (empty unless kept).
+        stderr: &'a [u8],
         /// The counters after it.
         stats: &'a EvalStats,
     },

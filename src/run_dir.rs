@@ -9,7 +9,7 @@
 //! | `meta.json` | version, the command line and working directory, input, output and backup paths, the test's identity, the first check, status, the best's size and hash |
 //! | `original` | the input as it was |
 //! | `best` | the best so far, replaced atomically on every improvement |
-//! | `steps.jsonl` | every accepted step (and rollback) as an edit of the previous best: cut `[from, to)`, insert these bytes |
+//! | `steps.jsonl` | every accepted step (and rollback) as an edit of the previous best: cut `[from, to)`, insert these bytes; its pass, size, tests run and seconds since the start |
 //! | `tests.jsonl` | one line per test: seconds since the start, pass, candidate hash, size, verdict, milliseconds |
 //! | `verdicts` | the verdict cache: `<hash> I`, `N` or `T` per test, `<hash>#<n> V` per re-run |
 //! | `also-interesting/` | candidates on which the test exited with `--also-interesting`'s status |
@@ -917,6 +917,7 @@ impl RunDir {
             "size": bytes.len(),
             "hash": hex(key),
             "tests": tests,
+            "t": (self.started.elapsed().as_millis() as f64) / 1000.0,
         });
         match edit {
             Ok((from, to, insert)) if self.steps_written < LOG_LIMIT => {

@@ -348,3 +348,37 @@ fn old_run_directories_are_pruned_and_can_be_listed_and_removed() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(case.run_dirs().len(), 1, "{:?}", case.run_dirs());
 }
+
+/// `myhill runs plot` draws a finished run: both axes, every pass that made a step in the
+/// legend with its steps, and a log axis for a range over ten times.
+#[test]
+fn runs_plot_draws_the_size_curve_of_a_run_with_its_passes() {
+    let case = Case::new();
+    let input: String = (1..=200).map(|i| format!("line {i}\n")).collect();
+    case.file("in.txt", input.as_bytes());
+    case.script("t.sh", "grep -q '^line 37$' \"$1\"");
+    let out = case.run(&["reduce", "--run-dir", "run", "./t.sh", "in.txt"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = case.run(&["runs", "plot", "run", "-o", "curve.svg"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let svg = String::from_utf8(case.read("curve.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains(">time</text>") && svg.contains(">tests run</text>"));
+    assert!(svg.contains("log scale"), "{svg}");
+    let steps = std::fs::read_to_string(case.path("run/steps.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(steps.lines().next().unwrap()).unwrap();
+    let pass = first["pass"].as_str().unwrap();
+    assert!(first["t"].is_f64(), "{first}");
+    assert!(
+        svg.contains(&format!(">{pass}: ")),
+        "{pass} not in the legend: {svg}"
+    );
+    std::fs::create_dir(case.path("plain")).unwrap();
+    let out = case.run(&["runs", "plot", "plain", "-o", "x.svg"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("not a run directory"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -17,6 +17,11 @@ struct Tmux {
 impl Tmux {
     /// A session `columns` wide running `command`, or `None` when tmux is missing.
     fn start(name: &str, columns: u16, command: &str) -> Option<Tmux> {
+        Tmux::start_sized(name, columns, 30, command)
+    }
+
+    /// A session of `columns` by `rows` running `command`, or `None` when tmux is missing.
+    fn start_sized(name: &str, columns: u16, rows: u16, command: &str) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             eprintln!("skipping: tmux is not installed (apt-get install tmux)");
             return None;
@@ -27,7 +32,7 @@ impl Tmux {
         let status = tmux
             .cmd()
             .args(["new-session", "-d", "-s", "t", "-x", &columns.to_string()])
-            .args(["-y", "30", command])
+            .args(["-y", &rows.to_string(), command])
             .status()
             .unwrap();
         assert!(status.success());
@@ -55,6 +60,14 @@ impl Tmux {
     fn keys(&self, keys: &str) {
         self.cmd()
             .args(["send-keys", "-t", "t", keys])
+            .status()
+            .unwrap();
+    }
+
+    fn resize(&self, columns: u16, rows: u16) {
+        self.cmd()
+            .args(["resize-window", "-t", "t", "-x", &columns.to_string()])
+            .args(["-y", &rows.to_string()])
             .status()
             .unwrap();
     }
@@ -125,7 +138,7 @@ fn at_80_columns_the_status_fits_moves_with_a_slow_test_and_s_skips_a_pass() {
     let case = Case::new();
     let (command, size) = slow_case(
         &case,
-        "-j 1 --passes ddmin/lines,ddmin/bytes --max-tests 300",
+        "--ui line -j 1 --passes ddmin/lines,ddmin/bytes --max-tests 300",
     );
     let Some(tmux) = Tmux::start("narrow", 80, &command) else {
         return;
@@ -178,7 +191,7 @@ fn at_80_columns_the_status_fits_moves_with_a_slow_test_and_s_skips_a_pass() {
 #[test]
 fn at_200_columns_the_status_is_one_line_and_ctrl_c_gives_the_terminal_back() {
     let case = Case::new();
-    let (command, size) = slow_case(&case, "-j 2 --passes ddmin/lines");
+    let (command, size) = slow_case(&case, "--ui line -j 2 --passes ddmin/lines");
     let Some(tmux) = Tmux::start("wide", 200, &command) else {
         return;
     };
@@ -212,7 +225,7 @@ fn at_200_columns_the_status_is_one_line_and_ctrl_c_gives_the_terminal_back() {
 fn a_resized_terminal_keeps_one_status_and_the_first_check_claims_nothing() {
     let case = Case::new();
     // The five resizes take about 4 s: a test of 1.5 s keeps the pass running through them.
-    let (command, _) = slow_case_at(&case, "-j 2 --passes ddmin/lines", "1.5");
+    let (command, _) = slow_case_at(&case, "--ui line -j 2 --passes ddmin/lines", "1.5");
     let Some(tmux) = Tmux::start("resize", 200, &command) else {
         return;
     };
@@ -251,4 +264,300 @@ fn a_resized_terminal_keeps_one_status_and_the_first_check_claims_nothing() {
     }
     tmux.keys("q");
     tmux.wait("the end", |s| !rows_with(s, "exit=").is_empty());
+}
+
+/// The lines of a run directory's `tests.jsonl`.
+fn tests_logged(run: &std::path::Path) -> usize {
+    std::fs::read_to_string(run.join("tests.jsonl")).map_or(0, |t| t.lines().count())
+}
+
+/// The full view at 100x30, 80x24 and 200x50: every panel with the run's figures; `d`
+/// disables the running pass for the rest of the run, `p` holds back every test until
+/// pressed again, `q` stops; the terminal comes back as it was.
+#[test]
+fn the_full_view_shows_its_panels_at_every_size_and_d_p_q_steer_the_run() {
+    let case = Case::new();
+    let (command, size) = slow_case(
+        &case,
+        "--ui full -j 1 --passes split/lines,ddmin/bytes --run-dir run --stats-json stats.json",
+    );
+    let Some(tmux) = Tmux::start_sized("full", 100, 30, &command) else {
+        return;
+    };
+    let all = |s: &[String]| s.join("\n");
+    let screen = tmux.wait("the panels with a gain", |s| {
+        let t = all(s);
+        t.contains("split/lines")
+            && t.contains("size against tests")
+            && t.contains("> last change: ")
+            && t.contains("output of the last interesting test")
+            && t.contains("stdout:")
+    });
+    let text = all(&screen);
+    assert!(text.contains(&format!("{size} -> ")), "{text}");
+    assert!(text.contains("passes (> running, off: disabled)"), "{text}");
+    assert!(
+        text.contains("s skip  d disable/enable  p pause  q stop"),
+        "{text}"
+    );
+    // The line changed last is marked in the best.
+    assert!(screen.iter().any(|r| r.contains("│> ")), "{text}");
+    assert!(screen.iter().all(|r| r.chars().count() <= 100), "{text}");
+
+    // `d` on split/lines (the first row, however far the run got): it stops if it runs, and
+    // never runs again.
+    for _ in 0..4 {
+        tmux.keys("Up");
+    }
+    tmux.keys("d");
+    tmux.wait("split/lines disabled", |s| {
+        all(s).contains("off split/lines")
+    });
+
+    // `p`: no test starts while paused (the one running may end).
+    tmux.keys("p");
+    tmux.wait("the pause shown", |s| all(s).contains("PAUSED"));
+    let run = case.path("run");
+    let at_pause = tests_logged(&run);
+    // Paused, the run cannot end: the view is there for every size.
+    tmux.resize(80, 24);
+    let screen = tmux.wait("the view at 80x24", |s| {
+        s.len() <= 24
+            && s.iter().all(|r| r.chars().count() <= 80)
+            && [
+                "passes",
+                "size against tests",
+                "best:",
+                "output of",
+                "PAUSED",
+            ]
+            .iter()
+            .all(|p| all(s).contains(p))
+    });
+    assert!(
+        all(&screen).contains(&format!("{size} -> ")),
+        "{}",
+        all(&screen)
+    );
+    tmux.resize(200, 50);
+    tmux.wait("both graphs at 200x50", |s| {
+        let t = all(s);
+        t.contains("size against time") && t.contains("size against tests") && s.len() >= 40
+    });
+    tmux.resize(100, 30);
+    tmux.wait("the view at 100x30 again", |s| {
+        !all(s).contains("size against time") && s.iter().all(|r| r.chars().count() <= 100)
+    });
+    tmux.keys("?");
+    tmux.wait("the help", |s| all(s).contains("pause: no test starts"));
+    tmux.keys("x");
+    tmux.wait("the help closed", |s| {
+        !all(s).contains("pause: no test starts")
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    let later = tests_logged(&run);
+    assert!(
+        later <= at_pause + 1,
+        "{at_pause} tests when paused, {later} later"
+    );
+
+    // `p` again: tests run again. Paused once more, `q` stops the run (it cannot end first).
+    tmux.keys("p");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while tests_logged(&run) <= later + 1 {
+        assert!(Instant::now() < deadline, "no test after the pause ended");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    tmux.keys("p");
+    tmux.wait("paused again", |s| all(s).contains("PAUSED"));
+    tmux.keys("q");
+    let end = tmux.wait("the end", |s| !rows_with(s, "exit=").is_empty());
+    let text = all(&end);
+    assert!(text.contains("exit=130"), "{text}");
+    assert!(
+        text.contains("disabled by you (d), for the rest of the run: split/lines"),
+        "{text}"
+    );
+    assert!(text.contains("myhill: interrupted"), "{text}");
+    let stats = common::json(&case.path("stats.json"));
+    assert_eq!(stats["disabled_passes"], serde_json::json!(["split/lines"]));
+    let lines = stats["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "split/lines")
+        .unwrap();
+    assert_eq!(lines["disabled"], true);
+    assert_eq!(lines["runs"], 1, "{stats}");
+    // The terminal echoes again: raw mode and the alternate screen are gone.
+    tmux.keys("typed-after-the-end");
+    tmux.wait("typing echoed", |s| {
+        !rows_with(s, "typed-after-the-end").is_empty()
+    });
+    assert!(case.read("in.c").windows(3).any(|w| w == b"BUG"));
+}
+
+/// The view changes nothing that is tested: a run under it ends with the result and the test
+/// counts of a run with the status line.
+#[test]
+fn a_run_under_the_full_view_tests_what_a_line_run_tests() {
+    let case = Case::new();
+    let mut input = String::new();
+    for i in 0..40 {
+        input.push_str(&format!("int v{i} = {i}; /* {} */\n", i * 7));
+        if i == 20 {
+            input.push_str("BUG();\n");
+        }
+    }
+    case.file("full.c", input.as_bytes());
+    case.file("line.c", input.as_bytes());
+    case.script(
+        "t.sh",
+        "sleep 0.05\necho \"looking at $1\"\necho found >&2\ngrep -q BUG \"$1\"",
+    );
+    let command = format!(
+        "cd {} && TMPDIR={} XDG_STATE_HOME={} {} reduce --ui full -j 2 --stats-json full.json ./t.sh full.c; echo \"exit=$?\"; sleep 600",
+        case.dir.path().display(),
+        case.path("tmp").display(),
+        case.state.path().display(),
+        bin()
+    );
+    let Some(tmux) = Tmux::start_sized("same", 100, 30, &command) else {
+        return;
+    };
+    let end = tmux.wait("the end", |s| !rows_with(s, "exit=").is_empty());
+    assert!(end.join("\n").contains("exit=0"), "{}", end.join("\n"));
+    let line = case.run(&[
+        "reduce",
+        "--ui",
+        "line",
+        "-j",
+        "2",
+        "--stats-json",
+        "line.json",
+        "./t.sh",
+        "line.c",
+    ]);
+    assert!(line.status.success(), "{}", common::stderr(&line));
+    assert_eq!(case.read("full.c"), case.read("line.c"));
+    let (full, line) = (
+        common::json(&case.path("full.json")),
+        common::json(&case.path("line.json")),
+    );
+    for figure in ["tests_run", "interesting", "cache_hits", "verify_runs"] {
+        assert_eq!(full[figure], line[figure], "{figure}");
+    }
+}
+
+/// Applies the hunks `runs show --history` prints, in order, to `original`.
+fn apply_history(original: &[u8], history: &str) -> Vec<u8> {
+    let mut text: Vec<Vec<u8>> = original
+        .split_inclusive(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect();
+    let lines: Vec<&str> = history.split('\n').collect();
+    let mut k = 0;
+    while k < lines.len() {
+        let Some(header) = lines[k].strip_prefix("@@ -") else {
+            k += 1;
+            continue;
+        };
+        let old = header.split(' ').next().unwrap();
+        let (start, count) = old.split_once(',').unwrap();
+        let (start, count): (usize, usize) = (start.parse().unwrap(), count.parse().unwrap());
+        let at = if count == 0 { start } else { start - 1 };
+        k += 1;
+        let mut added: Vec<Vec<u8>> = Vec::new();
+        let mut removed = 0;
+        while k < lines.len() && !lines[k].starts_with("@@") && !lines[k].is_empty() {
+            let line = lines[k];
+            let no_newline = lines.get(k + 1) == Some(&"\\ No newline at end of file");
+            if let Some(t) = line.strip_prefix('+') {
+                let mut l = t.as_bytes().to_vec();
+                if !no_newline {
+                    l.push(b'\n');
+                }
+                added.push(l);
+            } else if line.starts_with('-') {
+                removed += 1;
+            }
+            k += if no_newline { 2 } else { 1 };
+        }
+        text.splice(at..at + removed, added);
+    }
+    text.concat()
+}
+
+/// `runs show` follows a run another process makes: at its end the view shows the figures of
+/// that run's stats file; the history's diffs, applied in order to `original`, give `best`.
+#[test]
+fn runs_show_follows_a_run_made_elsewhere_and_its_history_rebuilds_the_best() {
+    let case = Case::new();
+    let (_, _) = slow_case_at(&case, "", "0.3");
+    let mut reduce = case
+        .command(&[
+            "reduce",
+            "-j",
+            "1",
+            "--run-dir",
+            "run",
+            "--stats-json",
+            "stats.json",
+            "./slow.sh",
+            "in.c",
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let run = case.path("run");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !run.join("tests.jsonl").exists() {
+        assert!(Instant::now() < deadline, "the run never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let command = format!(
+        "cd {} && XDG_STATE_HOME={} {} runs show run; echo \"exit=$?\"; sleep 600",
+        case.dir.path().display(),
+        case.state.path().display(),
+        bin()
+    );
+    let Some(tmux) = Tmux::start_sized("show", 100, 30, &command) else {
+        let _ = reduce.kill();
+        let _ = reduce.wait();
+        return;
+    };
+    let all = |s: &[String]| s.join("\n");
+    tmux.wait("the live run followed", |s| {
+        all(s).contains("following the live run")
+    });
+    // Keys that would steer the run are refused, with the reason.
+    tmux.keys("p");
+    tmux.wait("p refused", |s| {
+        all(s).contains("read-only: this view only reads")
+    });
+    assert!(reduce.wait().unwrap().success());
+    let stats = common::json(&case.path("stats.json"));
+    let figures = format!(
+        "{} -> {} bytes",
+        stats["initial_bytes"], stats["final_bytes"]
+    );
+    let tests = format!("| {} tests |", stats["tests_run"]);
+    tmux.wait("the figures of the stats file", |s| {
+        let t = all(s);
+        t.contains(&figures) && t.contains(&tests) && t.contains("replaying a finished run")
+    });
+    tmux.keys("h");
+    tmux.wait("the history", |s| {
+        all(s).contains("left/right: step before/after")
+    });
+    tmux.keys("q");
+    tmux.wait("the viewer closed", |s| all(s).contains("exit=0"));
+
+    let out = case.run(&["runs", "show", "run"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let history = String::from_utf8(out.stdout).unwrap();
+    assert!(history.contains("@@ step 1 of "), "{history}");
+    let original = std::fs::read(run.join("original")).unwrap();
+    assert_eq!(apply_history(&original, &history), case.read("run/best"));
+    assert_eq!(case.read("run/best"), case.read("in.c"));
 }

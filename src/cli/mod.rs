@@ -10,9 +10,11 @@ mod exit;
 mod files;
 mod out;
 mod plan;
+mod plot;
 mod reduce;
 mod runs;
 mod session;
+mod show;
 mod stats;
 mod terminal;
 mod tree_io;
@@ -154,6 +156,29 @@ pub enum RunsAction {
         /// Remove every run that reduced to the end.
         #[arg(long)]
         finished: bool,
+    },
+    /// Watch a run in the full-screen view, from its directory: a run in progress is followed
+    /// live (read-only: from any terminal, while it runs elsewhere), a finished or killed one
+    /// replayed. `h` opens the history of accepted steps, each a diff against the one
+    /// before. Piped, or with --history, prints that history as unified diff hunks.
+    Show {
+        /// The run (a name from `myhill runs list`, or a path).
+        #[arg(value_name = "RUN")]
+        run: PathBuf,
+        /// Print the history of steps instead of showing the view.
+        #[arg(long)]
+        history: bool,
+    },
+    /// Draw a run's size curve as an SVG picture: bytes left against time and against tests
+    /// run, each drop coloured by the pass that made it, on a log axis when the sizes span
+    /// more than a factor of ten.
+    Plot {
+        /// The run (a name from `myhill runs list`, or a path).
+        #[arg(value_name = "RUN")]
+        run: PathBuf,
+        /// Where the SVG goes.
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
     },
     /// Write one step of a run to a new file: step 0 is the original, step N the N-th
     /// accepted step (`steps.jsonl`), the last one the best. A directory input's steps are
@@ -426,6 +451,13 @@ pub struct ReduceArgs {
     /// In the summary, list every pass (those that ran no test too) and the passes' counters.
     #[arg(help_heading = "Output", short, long)]
     pub verbose: bool,
+
+    /// What a terminal shows while the run goes: `full`, a full-screen view (figures, a size
+    /// graph, the current best, the test's output, the passes; `?` lists its keys); `line`,
+    /// a status line; `auto` (the default), `full` on a terminal of at least 100x30, else
+    /// `line`. Piped, each improvement is one line whatever this says.
+    #[arg(help_heading = "Output", long, default_value = "auto", value_name = "HOW", value_parser = ["auto", "full", "line"])]
+    pub ui: String,
 
     /// Write the run's figures as JSON to PATH.
     #[arg(help_heading = "Output", long, value_name = "PATH")]

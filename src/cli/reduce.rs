@@ -10,7 +10,7 @@ use super::plan;
 use super::session::{Extras, Session};
 use super::stats::{self, Record};
 use super::tree_io::{self, Target};
-use super::ui::{Setup, Ui, summary};
+use super::ui::{Setup, Ui, UiMode, summary};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
 use myhill::{Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop};
@@ -358,6 +358,7 @@ overlaid! {
     "allow_trivial" => allow_trivial;
     "also_interesting" => also_interesting;
     "verbose" => verbose;
+    "ui" => ui;
 }
 
 /// The schedule the run follows (a directory's own for a tree) and the run opened: its session,
@@ -447,6 +448,9 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         max_tests: args.max_tests,
         first_runs: args.t.first_runs,
         control: session.control.clone(),
+        mode: UiMode::named(&args.ui),
+        passes: schedule.names(),
+        best: reduction.best().to_vec(),
     };
     let watch = Rc::new(RefCell::new(Onlookers::new(run_dir, target, setup)));
     {
@@ -487,6 +491,7 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         ..
     } = watch;
     ui.finish();
+    record.disabled = session.control.disabled();
     record.report = Some(finished.report.clone());
     if let Some(run) = &run_dir {
         say_how_the_run_dir_served(run, args, &finished.report, &out_path);
@@ -810,7 +815,12 @@ fn finish(
     }
     let result_path = keeper.result_path(out_path);
     if !args.t.quiet {
-        out::err_raw(summary(report, args.verbose, record.files));
+        out::err_raw(summary(
+            report,
+            args.verbose,
+            record.files,
+            &record.disabled,
+        ));
         out::err(format!(
             "myhill: result written to {}",
             result_path.display()

@@ -1,4 +1,5 @@
-//! `myhill runs`: listing, removing and restoring steps of the kept run directories.
+//! `myhill runs`: listing, removing, restoring steps of, showing and plotting the kept run
+//! directories.
 //!
 //! The directories live under [`myhill::default_runs_root`]; a name there or a path
 //! elsewhere is accepted. Nothing but a run directory ([`myhill::is_run_dir`]: its marker and
@@ -20,7 +21,33 @@ pub fn run(action: RunsAction) -> Result<Exit, Fail> {
         }
         RunsAction::Remove { runs, finished } => remove(root.as_deref(), &runs, finished),
         RunsAction::Restore { run, step, output } => restore(root.as_deref(), &run, step, &output),
+        RunsAction::Show { run, history } => {
+            super::show::run(&own_run(root.as_deref(), &run)?, history)
+        }
+        RunsAction::Plot { run, output } => {
+            let dir = own_run(root.as_deref(), &run)?;
+            let figure = super::plot::run_figure(&dir)
+                .map_err(|e| Fail::usage(format!("cannot read the run {}: {e}", dir.display())))?;
+            std::fs::write(&output, super::plot::svg(&figure)).map_err(|e| {
+                Fail::usage(format!("cannot write the plot {}: {e}", output.display()))
+            })?;
+            out::err(format!("myhill: the size curve is in {}", output.display()));
+            Ok(Exit::Ok)
+        }
     }
+}
+
+/// The run directory `run` names, refused unless it is a myhill run.
+fn own_run(root: Option<&Path>, run: &Path) -> Result<PathBuf, Fail> {
+    let dir = find_run(root, run)?;
+    if !myhill::is_run_dir(&dir) {
+        return Err(Fail::usage(format!(
+            "{} is not a run directory (it lacks {} or a meta.json that reads as a run's)",
+            dir.display(),
+            myhill::MARKER
+        )));
+    }
+    Ok(dir)
 }
 
 /// The run directory `run` names: a name under the runs directory, else a path.

@@ -46,6 +46,7 @@ fn install_signals() -> Result<Control, Fail> {
                     myhill::kill_running();
                     myhill::remove_test_dirs();
                     super::terminal::restore();
+                    super::ui::view::restore_if_active();
                     std::process::exit(Exit::Interrupted.code())
                 }
             }

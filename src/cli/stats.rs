@@ -32,6 +32,8 @@ pub struct Record {
     pub ended: Option<Ended>,
     /// For a directory: files and content bytes at the start and at the end.
     pub files: Option<((usize, usize), (usize, usize))>,
+    /// The passes disabled during the run (the full view's `d`), still disabled at its end.
+    pub disabled: Vec<String>,
 }
 
 fn path(p: &Option<PathBuf>) -> Value {
@@ -93,6 +95,7 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
                 "name": p.name,
                 "runs": p.runs,
                 "skipped": p.skipped,
+                "disabled": record.disabled.contains(&p.name),
                 "tests": p.tests,
                 "cache_hits": p.cache_hits,
                 "successes": p.successes,
@@ -137,7 +140,7 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
                 .collect::<serde_json::Map<String, Value>>(),
         })
     });
-    json!({
+    let mut stats = json!({
         "schema_version": SCHEMA_VERSION,
         "myhill_version": env!("CARGO_PKG_VERSION"),
         "command_line": command_line,
@@ -179,7 +182,10 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
         "passes": passes,
         "counters": counters,
         "timers": timers,
-    })
+    });
+    // Beside the others (one more key would pass json!'s recursion limit).
+    stats["disabled_passes"] = json!(record.disabled);
+    stats
 }
 
 /// Writes the file.

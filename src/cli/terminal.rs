@@ -40,7 +40,7 @@ pub fn restore() {
 
 /// Whether this process may read the terminal on stdin: a background job that tried would be
 /// stopped by the kernel (SIGTTIN, and SIGTTOU for changing its mode).
-fn in_foreground() -> bool {
+pub fn in_foreground() -> bool {
     let stdin = std::io::stdin();
     stdin.is_terminal()
         && rustix::termios::tcgetpgrp(stdin.as_fd())

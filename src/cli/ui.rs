@@ -6,15 +6,18 @@
 //! stops as Ctrl-C does. Piped, each improvement is one line, stamped with the time since the
 //! start.
 
+pub(super) mod view;
+
 use super::out;
 use super::terminal::{self, Keys};
-use myhill::{Control, Event, PassStats, Report};
+use myhill::{Control, Event, PassStats, Report, Verdict};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+use view::{Board, Key};
 
 /// How often the live status is redrawn.
 const REDRAW: Duration = Duration::from_millis(200);
@@ -53,6 +56,8 @@ struct Status {
     keys: bool,
     /// The length in characters of each line of the status as drawn (empty: not drawn).
     drawn: Vec<usize>,
+    /// What the full-screen view shows beside these figures, when it is on.
+    board: Option<Board>,
 }
 
 /// A part of a status line and how readily it is left out when the line is too long (higher
@@ -301,6 +306,38 @@ struct Live {
     keys: Option<Keys>,
 }
 
+/// How a terminal shows the run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum UiMode {
+    /// `full` if the terminal has at least 100x30 cells, else `line`.
+    Auto,
+    /// The full-screen view.
+    Full,
+    /// The status line.
+    Line,
+}
+
+impl UiMode {
+    /// The mode `--ui` names.
+    pub fn named(name: &str) -> UiMode {
+        match name {
+            "full" => UiMode::Full,
+            "line" => UiMode::Line,
+            _ => UiMode::Auto,
+        }
+    }
+
+    /// Whether the full view is to be drawn on this terminal.
+    fn full(self) -> bool {
+        let size = || crossterm::terminal::size().ok();
+        match self {
+            UiMode::Line => false,
+            UiMode::Full => true,
+            UiMode::Auto => size().is_some_and(|(w, h)| w >= 100 && h >= 30),
+        }
+    }
+}
+
 /// What the display needs to know before the first event.
 pub struct Setup {
     pub quiet: bool,
@@ -311,6 +348,11 @@ pub struct Setup {
     pub max_tests: Option<u64>,
     pub first_runs: u32,
     pub control: Control,
+    pub mode: UiMode,
+    /// The passes of the schedule, for the full view's table.
+    pub passes: Vec<String>,
+    /// The input, for the full view.
+    pub best: Vec<u8>,
 }
 
 /// Renders the reduction's events.
@@ -346,9 +388,19 @@ impl Ui {
             note: None,
             keys: false,
             drawn: Vec::new(),
+            board: None,
         }));
-        let live = (!setup.quiet && std::io::stderr().is_terminal())
-            .then(|| Self::start_live(&status, setup.control));
+        let terminal = !setup.quiet && std::io::stderr().is_terminal();
+        let full = terminal
+            && std::io::stdin().is_terminal()
+            && setup.mode.full()
+            && terminal::in_foreground();
+        let live = if full {
+            Self::start_full(&status, setup.control.clone(), &setup)
+        } else {
+            None
+        };
+        let live = live.or_else(|| terminal.then(|| Self::start_live(&status, setup.control)));
         Ui {
             quiet: setup.quiet,
             status,
@@ -392,9 +444,131 @@ impl Ui {
         }
     }
 
-    /// Prints a line to stderr, above the live status if there is one.
+    /// The full view on its own thread, which draws it five times a second and takes the
+    /// keys; `None` (with the reason said) if the terminal cannot show it.
+    fn start_full(status: &Arc<Mutex<Status>>, control: Control, setup: &Setup) -> Option<Live> {
+        let mut screen = match view::Screen::start() {
+            Ok(screen) => screen,
+            Err(e) => {
+                out::err(format!(
+                    "myhill: note: no full-screen view ({e}); showing the status line"
+                ));
+                return None;
+            }
+        };
+        // Tests keep the tail of what they print, for the output panel; verdicts do not change.
+        control.keep_output();
+        {
+            let mut s = lock(status);
+            s.board = Some(Board::new(&setup.passes, setup.best.clone()));
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        let drawer = {
+            let (status, done) = (status.clone(), done.clone());
+            std::thread::spawn(move || {
+                let mut interrupts = 0;
+                let mut page = 10;
+                while !done.load(Ordering::SeqCst) {
+                    {
+                        let mut s = lock(&status);
+                        let now = Instant::now();
+                        let width = screen.terminal.size().map_or(100, |r| r.width) as usize;
+                        let lines = s.render(now, width.saturating_sub(2).max(10));
+                        let s = &mut *s;
+                        if let Some(board) = &s.board {
+                            let frame = view::Frame0 {
+                                status: lines,
+                                board,
+                                now,
+                                started: s.started,
+                                tests: s.tests,
+                                initial: s.initial,
+                                steps: None,
+                            };
+                            let _ = screen.terminal.draw(|f| {
+                                page = usize::from(f.area().height / 3);
+                                view::draw(f, &frame)
+                            });
+                        }
+                    }
+                    let Some(key) = view::next_key(REDRAW) else {
+                        continue;
+                    };
+                    let mut s = lock(&status);
+                    let s = &mut *s;
+                    let Some(board) = s.board.as_mut() else {
+                        continue;
+                    };
+                    if board.help && !matches!(key, Key::Interrupt) {
+                        board.help = false;
+                        continue;
+                    }
+                    match key {
+                        Key::Move(nav) => {
+                            board.navigate(nav, page);
+                        }
+                        Key::Skip if s.phase == Phase::Reducing && !s.pass.is_empty() => {
+                            control.skip_pass();
+                            s.note = Some(format!("skipping {}", s.pass));
+                        }
+                        Key::Skip | Key::Other | Key::History => {}
+                        Key::Disable => {
+                            let at = board.shown_selection();
+                            let Some(row) = board.passes.get_mut(at) else {
+                                continue;
+                            };
+                            row.disabled = !row.disabled;
+                            control.set_disabled(&row.name, row.disabled);
+                            let verb = if row.disabled { "disabled" } else { "enabled" };
+                            s.note = Some(format!("{verb} {}", row.name));
+                            if row.disabled && s.pass == row.name {
+                                control.skip_pass();
+                            }
+                        }
+                        Key::Pause => {
+                            board.paused = !board.paused;
+                            if board.paused {
+                                control.pause();
+                            } else {
+                                control.resume();
+                            }
+                        }
+                        Key::Stop => {
+                            // Stopped first, so no test held back by a pause starts.
+                            control.stop();
+                            control.resume();
+                            s.note = Some("stopping: the best so far is kept".to_string());
+                        }
+                        Key::Interrupt => {
+                            interrupts += 1;
+                            if interrupts == 1 {
+                                control.stop();
+                            } else {
+                                control.hurry();
+                            }
+                            control.resume();
+                            s.note = Some("stopping: the best so far is kept".to_string());
+                        }
+                    }
+                }
+                drop(screen);
+            })
+        };
+        Some(Live {
+            done,
+            drawer: Some(drawer),
+            keys: None,
+        })
+    }
+
+    /// Prints a line to stderr, above the live status if there is one (in the full view, on
+    /// its figures, and again once it is closed).
     pub fn say(&self, line: impl AsRef<str>) {
         let mut s = lock(&self.status);
+        if let Some(board) = s.board.as_mut() {
+            board.said.push(line.as_ref().to_string());
+            return;
+        }
         let clear = s.clear();
         out::err_raw(clear);
         out::err(line);
@@ -412,7 +586,20 @@ impl Ui {
                 }
                 s.jobs = *jobs;
             }
-            Event::Tested { stats, .. } => {
+            Event::Tested {
+                stats,
+                verdict,
+                stdout,
+                stderr,
+                ..
+            } => {
+                if let Some(board) = s.board.as_mut()
+                    && *verdict == Verdict::Interesting
+                {
+                    board.stdout = stdout.to_vec();
+                    board.stderr = stderr.to_vec();
+                    board.output_test = Some(stats.tests_run);
+                }
                 s.tests = stats.tests_run;
                 s.interesting = stats.interesting;
                 s.wasted = stats.speculative_wasted;
@@ -423,12 +610,27 @@ impl Ui {
                 }
             }
             Event::PassStarted { pass } => {
+                let tests = s.tests;
+                if let Some(board) = s.board.as_mut() {
+                    let i = board.row(pass);
+                    board.running = Some((i, Instant::now(), tests));
+                }
                 s.pass = pass.to_string();
                 s.progress = None;
                 s.note = None;
             }
             Event::Progress { done, total } => s.progress = Some((*done, *total)),
-            Event::PassDone { .. } => {
+            Event::PassDone { stats } => {
+                if let Some(board) = s.board.as_mut() {
+                    let i = board.row(&stats.name);
+                    let row = &mut board.passes[i];
+                    row.tests = stats.tests;
+                    row.successes = stats.successes;
+                    row.removed = stats.bytes_removed;
+                    row.time = stats.time;
+                    row.skipped = stats.skipped > 0;
+                    board.running = None;
+                }
                 s.pass.clear();
                 s.progress = None;
             }
@@ -437,6 +639,10 @@ impl Ui {
                 s.tests = s.tests.max(*tests);
                 let now = Instant::now();
                 s.last_improvement = Some(now);
+                let secs = now.saturating_duration_since(s.started).as_secs_f64();
+                if let Some(board) = s.board.as_mut() {
+                    board.improved(pass, bytes, *tests, secs);
+                }
                 if !self.quiet && self.live.is_none() {
                     out::err(format!(
                         "myhill: [{}] {}{} -> {} bytes ({:.1}% removed) after {} tests, pass {pass}",
@@ -451,15 +657,23 @@ impl Ui {
             }
             Event::RolledBack { bytes } => {
                 s.measure(bytes);
+                let (tests, secs) = (s.tests, s.started.elapsed().as_secs_f64());
+                if let Some(board) = s.board.as_mut() {
+                    board.rolled_back(bytes, tests, secs);
+                }
                 if !self.quiet {
                     let clear = s.clear();
                     out::err_raw(clear);
-                    out::err(format!(
+                    let line = format!(
                         "myhill: warning: the best so far was not interesting when run again: \
                          the test is flaky on reduced inputs. Going back to the last result that \
                          passed twice ({} bytes); every success is re-confirmed from now on.",
                         bytes.len()
-                    ));
+                    );
+                    match s.board.as_mut() {
+                        Some(board) => board.said.push(line),
+                        None => out::err(line),
+                    }
                 }
             }
             _ => {}
@@ -477,7 +691,15 @@ impl Ui {
             let _ = drawer.join();
         }
         drop(live.keys.take());
-        let clear = lock(&self.status).clear();
+        let mut s = lock(&self.status);
+        if let Some(board) = s.board.take() {
+            // What was said while the view covered the screen, now on the terminal for good.
+            for line in &board.said {
+                out::err(line);
+            }
+            return;
+        }
+        let clear = s.clear();
         out::err_raw(clear);
     }
 }
@@ -509,6 +731,7 @@ pub fn summary(
     report: &Report,
     verbose: bool,
     files: Option<((usize, usize), (usize, usize))>,
+    disabled: &[String],
 ) -> String {
     let mut s = String::new();
     let (initial, last) = match files {
@@ -571,7 +794,9 @@ pub fn summary(
     let shown: Vec<&PassStats> = report
         .passes
         .iter()
-        .filter(|p| verbose || p.tests > 0 || p.successes > 0 || p.skipped > 0)
+        .filter(|p| {
+            verbose || p.tests > 0 || p.successes > 0 || p.skipped > 0 || disabled.contains(&p.name)
+        })
         .collect();
     if !shown.is_empty() {
         s.push_str(&format!(
@@ -587,7 +812,11 @@ pub fn summary(
                 p.bytes_removed,
                 tests_per_byte(p.tests, p.bytes_removed),
                 p.time.as_secs_f64(),
-                if p.skipped > 0 { " (skipped)" } else { "" }
+                match (disabled.contains(&p.name), p.skipped > 0) {
+                    (true, _) => " (disabled)",
+                    (false, true) => " (skipped)",
+                    _ => "",
+                }
             ));
         }
     }
@@ -601,11 +830,17 @@ pub fn summary(
     let skipped: Vec<&str> = report
         .passes
         .iter()
-        .filter(|p| p.skipped > 0)
+        .filter(|p| p.skipped > 0 && !disabled.contains(&p.name))
         .map(|p| p.name.as_str())
         .collect();
     if !skipped.is_empty() {
         s.push_str(&format!("  skipped by you (s): {}\n", skipped.join(", ")));
+    }
+    if !disabled.is_empty() {
+        s.push_str(&format!(
+            "  disabled by you (d), for the rest of the run: {}\n",
+            disabled.join(", ")
+        ));
     }
     if verbose {
         for (name, value) in &report.counters {
@@ -660,6 +895,7 @@ mod tests {
             note: None,
             keys: true,
             drawn: Vec::new(),
+            board: None,
         }
     }
 

@@ -308,6 +308,8 @@ impl<'o> Evaluator<'o> {
             candidate: key,
             size,
             duration: outcome.duration,
+            stdout: &outcome.stdout.tail,
+            stderr: &outcome.stderr.tail,
             stats: &stats,
         });
     }

@@ -30,7 +30,10 @@ pub(crate) fn run_confirmed(
     confirm: u32,
     verbose: bool,
 ) -> (Result<Outcome, OracleError>, u64) {
-    let first = if verbose {
+    if !cancel.wait_while_paused() {
+        return (Err(OracleError::Cancelled), 0);
+    }
+    let first = if verbose || cancel.keeps_output() {
         oracle.test_verbose(bytes, cancel)
     } else {
         oracle.test(bytes, cancel)
@@ -44,6 +47,9 @@ pub(crate) fn run_confirmed(
     for _ in 0..confirm {
         if first.verdict != Verdict::Interesting {
             break;
+        }
+        if !cancel.wait_while_paused() {
+            return (Err(OracleError::Cancelled), runs);
         }
         match oracle.test(bytes, cancel) {
             Ok(again) => {
