@@ -80,6 +80,22 @@ def curve_sizes(curve_file, start, initial, checkpoints):
     return [min([initial] + [b for t, b in points if t <= at]) for at in checkpoints]
 
 
+def print_table(results):
+    print("| case | family | bytes | peer | at 60 s | at 300 s | end | tests |")
+    print("| --- | --- | ---: | --- | ---: | ---: | --- | ---: |")
+    for line in results.read_text().splitlines():
+        if not line.strip():
+            continue
+        r = json.loads(line)
+        end = f"{r['final_bytes']:,} B in {r['end_s']:.0f} s" if r["end_s"] is not None else "time limit"
+        if not r["still_interesting"]:
+            end += " (result not interesting)"
+        print(
+            f"| {r['case']} | {r['family']} | {r['initial_bytes']:,} | {r['peer']} | {r['size_at_60']:,} | "
+            f"{r['size_at_300']:,} | {end} | {r['tests']:,} |"
+        )
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cases", type=Path, required=True, help="the directory generate.py wrote")
@@ -90,7 +106,11 @@ def main():
     ap.add_argument("--only", help="comma-separated case names")
     ap.add_argument("--peers", default="shrinkray,cvise")
     ap.add_argument("--dry-run", action="store_true", help="print the plan and stop")
+    ap.add_argument("--table", action="store_true", help="print the results as a Markdown table and stop")
     args = ap.parse_args()
+    if args.table:
+        print_table(args.results)
+        return
     run_sh = args.bench / "run.sh"
     if not run_sh.exists():
         sys.exit(f"peers: no {run_sh} (pass --bench DIR)")
