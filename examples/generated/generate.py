@@ -155,7 +155,8 @@ def run(cmd, **kw):
 
 def csmith_program(profile, seed, workdir):
     """The preprocessed program (raw layout) for one seed."""
-    src = run(["csmith", "--seed", str(seed), *CSMITH_PROFILES[profile].split()]).stdout
+    # Csmith writes platform.info into its working directory.
+    src = run(["csmith", "--seed", str(seed), *CSMITH_PROFILES[profile].split()], cwd=workdir).stdout
     if profile != "full":
         src = src.replace(b'#include "csmith.h"', b'#include "prelude.h"')
     path = Path(workdir) / f"p{seed}.c"
