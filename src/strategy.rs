@@ -521,26 +521,26 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         gated(BuiltinTypes::default(), Needs::Statements),
         // One record a line (a log): runs of lines by binary splitting before the tree,
         // which would spend a test a line (notes/benchmarks.md, log-txn).
-        gated(Partition::new(Lines), Needs::LineRecords),
+        gated(Partition::new(Lines).remembering(), Needs::LineRecords),
         gated(TreePass::new(TreeStrategy::TPdd), Needs::Groups),
         gated(Hollow, Needs::Groups),
         gated(Hoist, Needs::Groups),
         // A loop that runs once, a condition that holds, an initializer nobody needs: edits
         // no deletion of a token or of a run of siblings makes (notes/schedule.md).
         gated(Constructs, Needs::Statements),
-        unless_statements(Box::new(Partition::new(Lines))),
+        unless_statements(Box::new(Partition::new(Lines).remembering())),
         unless_statements(gated(SqueezeWhitespace, Needs::Text)),
         gated(SiblingRuns, Needs::Groups),
         unless_statements(gated(ShortenIdentifiers::default(), Needs::Text)),
         // The lines have had their turn: the breaks left would cost the word split a test each.
         gated(SqueezeLines, Needs::Statements),
         gated(Partition::words(), Needs::Statements),
-        unless_statements(gated(Partition::new(Tokens), Needs::Text)),
+        unless_statements(gated(Partition::new(Tokens).remembering(), Needs::Text)),
         gated(ShortIntervals, Needs::Groups),
         gated(Expressions, Needs::Groups),
         gated(Integers, Needs::Groups),
         gated(ShortenLiterals, Needs::Text),
-        gated(Partition::new(Bytes), Needs::Binary),
+        gated(Partition::new(Bytes).remembering(), Needs::Binary),
         gated(LowerBytes, Needs::Binary),
     ]
 }

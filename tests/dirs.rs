@@ -116,6 +116,9 @@ fn a_tree_keeps_its_link_its_empty_directory_and_its_modes() {
     assert_eq!(stats["initial_files"], 4);
     assert_eq!(stats["final_files"], 2);
     assert_eq!(stats["final_bytes"], 3);
+    // Each file was reduced as the kind its own name says.
+    assert_eq!(stats["kind"]["files"]["lib/needed.txt"], "text", "{stats}");
+    assert_eq!(stats["kind"]["files"]["run.sh"], "shell", "{stats}");
     // Nothing else beside the input: no temporary tree left behind.
     let mut entries = case.entries();
     entries.retain(|e| e != "tmp");

@@ -315,3 +315,58 @@ fn a_c_file_whose_bodies_were_emptied_still_gets_the_statement_code_passes() {
         );
     }
 }
+
+#[test]
+fn a_token_split_removing_less_than_a_tenth_of_a_byte_a_test_hands_over() {
+    use myhill::{Counter, Driver, EvalOptions, Granularity, Partition, Pass, SweepMode};
+    // 300 needed tokens and 3 the test does not need, one byte each: whatever order the split
+    // takes, it removes less than a tenth of a byte a test.
+    let mut input = String::new();
+    for i in 0..300 {
+        input.push_str(&format!("n{i:03} "));
+        if i % 100 == 50 {
+            input.push_str("; ");
+        }
+    }
+    // Interesting: the needed tokens, in order, one space apart, once the `;` are gone.
+    let needed: Vec<String> = (0..300).map(|i| format!("n{i:03}")).collect();
+    let needed = needed.join(" ");
+    let oracle = FnOracle::new(|c: &[u8]| {
+        let t = String::from_utf8_lossy(c).replace(';', "");
+        t.split(' ')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+            == needed
+    });
+    // Remembering, with no patience: only the yield can stop it.
+    let remembering = SweepMode {
+        remember: true,
+        patience: None,
+    };
+    let split = |floor: Option<f64>, driver: &mut Driver| {
+        driver.set_sweep_mode(remembering);
+        driver.set_yield_floor(floor);
+        let before = driver.report().eval.tests_run;
+        Partition::new(Granularity::Tokens)
+            .remembering()
+            .run(driver)
+            .unwrap();
+        driver.report().eval.tests_run - before
+    };
+    let mut alone = Driver::new(input.clone().into_bytes(), &oracle, EvalOptions::bare());
+    let uninterrupted = split(None, &mut alone);
+    assert!(uninterrupted > 100, "{uninterrupted} tests");
+    // A waiting pass is expected to pay a byte a test: the split hands its tests over.
+    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::bare());
+    let first = split(Some(1.0), &mut driver);
+    assert_eq!(first, 50);
+    assert_eq!(driver.counted(Counter::SplitHandOvers), 1);
+    // Its next run goes on where it stopped, to the same result.
+    let second = split(None, &mut driver);
+    assert_eq!(driver.best(), alone.best());
+    assert!(
+        first + second <= uninterrupted + 10,
+        "{first} + {second} tests, {uninterrupted} uninterrupted"
+    );
+}

@@ -373,6 +373,8 @@ fn word_bounds(input: &[u8]) -> Vec<u32> {
 /// Binary splitting over one granularity, by partition when the run batches.
 pub struct Partition {
     granularity: Cut,
+    /// Whether the split keeps a failure memory and hands over (see [`Partition::remembering`]).
+    remembering: bool,
 }
 
 impl Partition {
@@ -380,7 +382,18 @@ impl Partition {
     pub fn new(granularity: Granularity) -> Partition {
         Partition {
             granularity: Cut::Units(granularity),
+            remembering: false,
         }
+    }
+
+    /// The same split as a sweep of the default schedule: it remembers the units it found
+    /// needed, follows the round's patience, and hands its tests over when its recent yield
+    /// falls below what the other passes are expected to pay (see `split_remembering`). The
+    /// word split always is one; the strategies that study binary splitting alone keep the
+    /// plain one.
+    pub fn remembering(mut self) -> Partition {
+        self.remembering = true;
+        self
     }
 
     /// Splitting over words: lexemes, each with the whitespace after it, so that no test
@@ -388,6 +401,7 @@ impl Partition {
     pub fn words() -> Partition {
         Partition {
             granularity: Cut::Words,
+            remembering: true,
         }
     }
 }
@@ -406,7 +420,7 @@ impl Pass for Partition {
             return partition(driver, self.granularity);
         }
         let units = self.granularity.cut(driver.best_shared());
-        if self.granularity == Cut::Words {
+        if self.remembering {
             return split_remembering(driver, &units);
         }
         let mut policy: Box<dyn Policy> = Box::new(BinarySplit::default());
