@@ -11,9 +11,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Interesting iff every line of `needle` survives; a success answers at once, a failure takes
-/// a few milliseconds (so that the tests behind a success are cancelled), stopping early when
-/// cancelled. Counts every run it starts and every run cancelled.
+/// Interesting iff every line of `needle` survives; a success answers after 3 ms, a failure
+/// after 8 ms, stopping early when cancelled: the test after a success in the window has
+/// started by the time the success answers, whatever the scheduling of the two workers, so
+/// it is cancelled. Counts every run it starts and every run cancelled.
 struct Counting {
     needle: Vec<&'static [u8]>,
     started: AtomicU64,
@@ -39,6 +40,7 @@ impl Oracle for Counting {
         self.started.fetch_add(1, Ordering::SeqCst);
         let lines: Vec<&[u8]> = candidate.split(|&b| b == b'\n').collect();
         if self.needle.iter().all(|n| lines.contains(n)) {
+            std::thread::sleep(Duration::from_millis(3));
             return Ok(Outcome::of(Verdict::Interesting));
         }
         for _ in 0..8 {
