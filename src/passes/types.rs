@@ -1,5 +1,5 @@
 //! Builtin types: a type name the input never declares replaced by `int`, `unsigned`, `long` or
-//! `char`, at every use at once.
+//! `char`, at every use at once; a simple typedef inlined at every use.
 //!
 //! Main type: [`BuiltinTypes`] (`types/builtin`), a [`crate::Pass`]. A type that comes from a
 //! header (`size_t`, `std::size_t`, `uint64_t`, `FILE`) is a name no deletion shortens and no
@@ -9,7 +9,9 @@
 //! not declare itself, the pass proposes the input with every use of it replaced by a builtin
 //! type; when the builtin is not shorter (`unsigned` for `size_t`), together with one
 //! `#include` line deleted, each in turn, since without the header the name is what the
-//! header was kept for. C-Vise's clang passes change types this way (`replace-simple-typedef`,
+//! header was kept for. A typedef of words alone (`typedef unsigned long u;`) is proposed
+//! deleted with every other use of its name spelled as its type, so that a chain of typedefs
+//! unwinds a link a test. C-Vise's clang passes change types this way (`replace-simple-typedef`,
 //! `reduce-class-template-param`); this is the lexical form of the move, one test a candidate.
 //!
 //! ```
@@ -65,7 +67,7 @@ pub struct BuiltinTypes {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Candidate {
     what: Vec<u8>,
-    edits: Vec<(usize, usize, &'static [u8])>,
+    edits: Vec<(usize, usize, Vec<u8>)>,
     saved: isize,
 }
 
@@ -73,10 +75,10 @@ impl Candidate {
     fn render(&self, input: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(input.len());
         let mut at = 0;
-        for &(start, end, with) in &self.edits {
-            out.extend_from_slice(&input[at..start]);
+        for (start, end, with) in &self.edits {
+            out.extend_from_slice(&input[at..*start]);
             out.extend_from_slice(with);
-            at = end;
+            at = *end;
         }
         out.extend_from_slice(&input[at..]);
         out
@@ -182,8 +184,11 @@ fn candidates(input: &[u8]) -> Vec<Candidate> {
         }
     }
 
-    // The words the input declares.
+    // The words the input declares, and the simple typedefs (words only: `typedef unsigned
+    // long u;`) with the significant lexemes they span.
     let mut declared: BTreeSet<&[u8]> = BTreeSet::new();
+    let mut typedefs: Vec<(usize, usize)> = Vec::new();
+    let mut typedef_at: Option<usize> = None;
     let mut typedef_depth: Option<usize> = None;
     let mut depth = 0usize;
     for k in 0..sig.len() {
@@ -195,12 +200,17 @@ fn candidates(input: &[u8]) -> Vec<Candidate> {
                 if k > 0 && word(k - 1) {
                     declared.insert(text(&sig[k - 1]));
                 }
+                if let Some(at) = typedef_at.filter(|&at| k >= at + 3 && (at + 1..k).all(word)) {
+                    typedefs.push((at, k));
+                }
                 typedef_depth = None;
+                typedef_at = None;
             }
             Class::Word => {
                 let w = text(l);
                 if w == b"typedef" {
                     typedef_depth = Some(depth);
+                    typedef_at = Some(k);
                 }
                 if k > 0 && word(k - 1) && DECLARING.contains(&text(&sig[k - 1])) {
                     declared.insert(w);
@@ -244,14 +254,14 @@ fn candidates(input: &[u8]) -> Vec<Candidate> {
         k = name.next;
     }
 
-    let mut out = Vec::new();
+    let mut out = typedefs_inlined(input, &sig, &typedefs, &on_include);
     for name in &typed {
         let at = &uses[name];
         for &builtin in BUILTINS {
             let per_use = name.len() as isize - builtin.len() as isize;
             let saved = per_use * at.len() as isize;
-            let edits: Vec<(usize, usize, &'static [u8])> =
-                at.iter().map(|&(s, e)| (s, e, builtin)).collect();
+            let edits: Vec<(usize, usize, Vec<u8>)> =
+                at.iter().map(|&(s, e)| (s, e, builtin.to_vec())).collect();
             let what = [name.as_slice(), b"\0", builtin].concat();
             if saved > 0 {
                 out.push(Candidate { what, edits, saved });
@@ -263,7 +273,7 @@ fn candidates(input: &[u8]) -> Vec<Candidate> {
                     continue;
                 }
                 let mut edits = edits.clone();
-                edits.push((start, end, b""));
+                edits.push((start, end, Vec::new()));
                 edits.sort_by_key(|&(s, _, _)| s);
                 out.push(Candidate {
                     what: [&what, b"\0".as_slice(), &input[start..end]].concat(),
@@ -275,6 +285,47 @@ fn candidates(input: &[u8]) -> Vec<Candidate> {
     }
     // Most bytes saved first; ties in the order made (by name, then builtin).
     out.sort_by_key(|c| std::cmp::Reverse(c.saved));
+    out
+}
+
+/// For each simple typedef (significant lexemes `at` to `semicolon`: `typedef`, type words, the
+/// name, `;`), the input with the typedef deleted and every other use of its name spelled as
+/// its type: a chain `typedef int d; typedef d u; u y;` that no deletion shortens unwinds a
+/// link a test.
+fn typedefs_inlined(
+    input: &[u8],
+    sig: &[Lexeme],
+    typedefs: &[(usize, usize)],
+    on_include: &[bool],
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for &(at, semicolon) in typedefs {
+        let name = &input[sig[semicolon - 1].start..sig[semicolon - 1].end];
+        let spelled = input[sig[at + 1].start..sig[semicolon - 2].end].to_vec();
+        let mut edits = vec![(sig[at].start, sig[semicolon].end, Vec::new())];
+        for (k, l) in sig.iter().enumerate() {
+            let member = k > 0 && matches!(sig[k - 1].class, Class::Punct(b'.' | b'>' | b':'));
+            if l.class == Class::Word
+                && !(at..=semicolon).contains(&k)
+                && !on_include[k]
+                && !member
+                && &input[l.start..l.end] == name
+            {
+                edits.push((l.start, l.end, spelled.clone()));
+            }
+        }
+        edits.sort_by_key(|&(s, _, _)| s);
+        let uses = edits.len() as isize - 1;
+        let saved = (sig[semicolon].end - sig[at].start) as isize
+            + uses * (name.len() as isize - spelled.len() as isize);
+        if saved > 0 {
+            out.push(Candidate {
+                what: [b"typedef\0".as_slice(), name].concat(),
+                edits,
+                saved,
+            });
+        }
+    }
     out
 }
 
@@ -338,10 +389,35 @@ mod tests {
     }
 
     #[test]
+    fn a_typedef_chain_unwinds_a_link_a_candidate() {
+        let input = b"typedef int d;typedef d u;volatile u y;s.u=1;";
+        let got = rendered(input);
+        assert!(
+            got.contains(&"typedef int d;volatile d y;s.u=1;".to_string()),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&"typedef int u;volatile u y;s.u=1;".to_string()),
+            "{got:?}"
+        );
+        let after = b"typedef int d;volatile d y;";
+        assert_eq!(rendered(after), ["volatile int y;"]);
+        // A typedef of a struct or a pointer is not words alone: left to the other passes.
+        assert!(rendered(b"typedef struct s *p; p x;").is_empty());
+    }
+
+    #[test]
     fn declared_names_keywords_and_members_are_left_alone() {
         let input = b"struct node { node *next; }; typedef long cell; cell c; template <typename T> T *p; int x; y.value z; using alias = int; alias q;";
         let got = rendered(input);
-        assert!(got.is_empty(), "{got:?}");
+        // Only the typedef goes, its name spelled as its type.
+        assert_eq!(
+            got,
+            [
+                "struct node { node *next; };  long c; template <typename T> T *p; int x; y.value z; using alias = int; alias q;"
+            ],
+            "{got:?}"
+        );
         // Expressions that read as declarations are proposed, but only if shorter.
         assert!(rendered(b"a * b;").is_empty());
         assert_eq!(rendered(b"count * b;")[0], "int * b;");
