@@ -128,6 +128,15 @@ fn name_at(input: &[u8], sig: &[Lexeme], i: usize) -> Option<Name> {
     })
 }
 
+/// Whether significant lexeme `k` follows `.`, `->` or `::`: a member or a qualified name,
+/// not a type of the input's own.
+fn after_member(sig: &[Lexeme], k: usize) -> bool {
+    let punct = |j: usize, c: u8| j < k && sig.get(j).is_some_and(|l| l.class == Class::Punct(c));
+    punct(k.wrapping_sub(1), b'.')
+        || (punct(k.wrapping_sub(1), b'>') && punct(k.wrapping_sub(2), b'-'))
+        || (punct(k.wrapping_sub(1), b':') && punct(k.wrapping_sub(2), b':'))
+}
+
 /// The last word of a name (`size_t` of `std::size_t`).
 fn last_word(name: &[u8]) -> &[u8] {
     let from = name
@@ -228,10 +237,7 @@ fn candidates(input: &[u8]) -> Vec<Candidate> {
     let mut typed: BTreeSet<Vec<u8>> = BTreeSet::new();
     let mut k = 0;
     while k < sig.len() {
-        let after_member = punct(k.wrapping_sub(1), b'.')
-            || (punct(k.wrapping_sub(1), b'>') && punct(k.wrapping_sub(2), b'-'))
-            || (punct(k.wrapping_sub(1), b':') && punct(k.wrapping_sub(2), b':'));
-        let Some(name) = (!on_include[k] && !after_member)
+        let Some(name) = (!on_include[k] && !after_member(&sig, k))
             .then(|| name_at(input, &sig, k))
             .flatten()
         else {
@@ -304,11 +310,10 @@ fn typedefs_inlined(
         let spelled = input[sig[at + 1].start..sig[semicolon - 2].end].to_vec();
         let mut edits = vec![(sig[at].start, sig[semicolon].end, Vec::new())];
         for (k, l) in sig.iter().enumerate() {
-            let member = k > 0 && matches!(sig[k - 1].class, Class::Punct(b'.' | b'>' | b':'));
             if l.class == Class::Word
                 && !(at..=semicolon).contains(&k)
                 && !on_include[k]
-                && !member
+                && !after_member(sig, k)
                 && &input[l.start..l.end] == name
             {
                 edits.push((l.start, l.end, spelled.clone()));
