@@ -32,7 +32,7 @@
 //! on the parsed program; these are found lexically, a few candidates per construct, and
 //! tested in one sweep (`patch.rs`), the one that removes the most first. On the README's job
 //! they find early, in about 160 tests, what a sweep of every token run found only after
-//! thousands (notes/schedule.md, "Declarations, and a find ends a remembering round").
+//! thousands (notes/schedule.md, statement code).
 //!
 //! ```
 //! use myhill::{Constructs, Driver, EvalOptions, FnOracle, Pass};
