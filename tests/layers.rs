@@ -724,3 +724,38 @@ fn the_checker_sees_what_it_must() {
     assert_eq!(world("use crate::command::run;"), ["crate::command::run"]);
     assert!(world("use std::collections::BTreeMap; let s = \"std::fs\";").is_empty());
 }
+
+/// Where `code` adds to or sets `oracle_runs` (`x.oracle_runs += n`, `.oracle_runs = n`).
+fn counts_runs(code: &Code) -> Vec<(String, usize)> {
+    let t = &code.tokens;
+    (1..t.len().saturating_sub(1))
+        .filter(|&k| {
+            t[k].token == Token::Ident("oracle_runs".into())
+                && t[k - 1].token == Token::Punct('.')
+                && matches!(t[k + 1].token, Token::Punct('=' | '+' | '-' | '*' | '|'))
+        })
+        .map(|k| ("oracle_runs".to_string(), t[k].line))
+        .collect()
+}
+
+/// The runs of the test are counted in one place, where a finished run arrives in the
+/// evaluator's pool: nothing sets `oracle_runs` by hand, and in src/eval/ only the pool starts
+/// a thread for a test.
+#[test]
+fn the_runs_of_the_test_are_counted_in_the_pool() {
+    let everywhere = files_under(&["src"]);
+    let mut wrong = report(&everywhere, counts_runs);
+    let eval: Vec<(String, Code)> = files_under(&["src/eval"])
+        .into_iter()
+        .filter(|(file, _)| file != "eval/pool.rs")
+        .collect();
+    wrong.extend(report(&eval, |code| code.members_named(&["spawn"])));
+    assert!(
+        wrong.is_empty(),
+        "runs of the test counted or started outside the pool:\n{}",
+        wrong.join("\n")
+    );
+    let code =
+        Code::read("self.stats.oracle_runs += runs; s.oracle_runs = 3; let r = s.oracle_runs;");
+    assert_eq!(counts_runs(&code).len(), 2);
+}
