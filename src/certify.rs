@@ -156,7 +156,7 @@ pub(crate) fn certify_in(
         Rolling::new(data, 0x1000_0000_01b3),
         Rolling::new(data, 0x9e37_79b9_7f4a_7c15 % MOD),
     ];
-    let before = eval.stats().clone();
+    let before = eval.stats();
     let mut seen: HashSet<(usize, u64, u64)> = HashSet::new();
     let (mut distinct, mut saved) = (0u64, 0u64);
     // Narrowest first; for one width, left to right.

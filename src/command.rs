@@ -1,7 +1,7 @@
 //! Runs one command in its own process group with a time limit: the only place myhill starts a process.
 //!
 //! Main items: [`Process`] (what to run: argv, working directory, where stdin comes from and
-//! stdout and stderr go, a time limit and a grace), [`run`], [`Ended`] and [`Run`]. The command
+//! stdout and stderr go, a time limit and a grace), [`run`], [`ProcessEnd`] and [`Run`]. The command
 //! becomes the leader of a new process group. When it must stop early (its time is up, or its
 //! [`Cancel`] fires) the whole group gets SIGTERM, so the command's own clean-up runs (a shell's
 //! `trap`, a compiler deleting its temporaries, `srun` cancelling its job step), then SIGKILL
@@ -18,11 +18,11 @@
 //! marked or not, for a program's last moment.
 //!
 //! ```
-//! use myhill::{Cancel, Ended, Process, run};
+//! use myhill::{Cancel, Process, ProcessEnd, run};
 //! let mut p = Process::new(["sh", "-c", "exit 3"]);
 //! p.timeout = Some(std::time::Duration::from_secs(5));
 //! let r = run(&p, &Cancel::never()).unwrap();
-//! assert_eq!(r.ended, Ended::Exited(3));
+//! assert_eq!(r.ended, ProcessEnd::Exited(3));
 //! ```
 //!
 //! Limits: Unix; orphans are caught on Linux only (elsewhere a process that leaves the group
@@ -102,7 +102,7 @@ impl Process {
 
 /// How a command ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ended {
+pub enum ProcessEnd {
     /// It exited with this status.
     Exited(i32),
     /// A signal it did not get from us ended it.
@@ -115,7 +115,7 @@ pub enum Ended {
 #[derive(Clone, Copy, Debug)]
 pub struct Run {
     /// How it ended.
-    pub ended: Ended,
+    pub ended: ProcessEnd,
     /// From start to exit (or to the time limit).
     pub duration: Duration,
 }
@@ -249,8 +249,8 @@ fn watch_and_stop(
         match child.try_wait() {
             Ok(Some(status)) => {
                 let ended = match status.code() {
-                    Some(code) => Ended::Exited(code),
-                    None => Ended::Signalled(status.signal().unwrap_or(0)),
+                    Some(code) => ProcessEnd::Exited(code),
+                    None => ProcessEnd::Signalled(status.signal().unwrap_or(0)),
                 };
                 break Ok(Run {
                     ended,
@@ -277,7 +277,7 @@ fn watch_and_stop(
             if elapsed >= limit {
                 stop_group(child, &watch, group, process.grace, cancel);
                 break Ok(Run {
-                    ended: Ended::TimedOut,
+                    ended: ProcessEnd::TimedOut,
                     duration: elapsed,
                 });
             }
@@ -675,9 +675,9 @@ mod tests {
     #[test]
     fn exit_status_and_signals_are_reported() {
         let r = run(&sh("exit 7"), &Cancel::never()).unwrap();
-        assert_eq!(r.ended, Ended::Exited(7));
+        assert_eq!(r.ended, ProcessEnd::Exited(7));
         let r = run(&sh("kill -SEGV $$"), &Cancel::never()).unwrap();
-        assert_eq!(r.ended, Ended::Signalled(libc::SIGSEGV));
+        assert_eq!(r.ended, ProcessEnd::Signalled(libc::SIGSEGV));
     }
 
     #[test]
@@ -690,7 +690,7 @@ mod tests {
         ));
         p.timeout = Some(Duration::from_millis(200));
         let r = run(&p, &Cancel::never()).unwrap();
-        assert_eq!(r.ended, Ended::TimedOut);
+        assert_eq!(r.ended, ProcessEnd::TimedOut);
         assert!(flag.exists(), "the TERM trap did not run");
     }
 
@@ -701,7 +701,7 @@ mod tests {
         p.grace = Duration::from_millis(200);
         let started = Instant::now();
         let r = run(&p, &Cancel::never()).unwrap();
-        assert_eq!(r.ended, Ended::TimedOut);
+        assert_eq!(r.ended, ProcessEnd::TimedOut);
         assert!(started.elapsed() < Duration::from_secs(5));
     }
 
@@ -730,7 +730,7 @@ mod tests {
             two = two.display()
         );
         let r = run(&sh(&script), &Cancel::never()).unwrap();
-        assert_eq!(r.ended, Ended::Exited(0));
+        assert_eq!(r.ended, ProcessEnd::Exited(0));
         for file in [&one, &two] {
             assert!(wait_for_file(file));
             assert!(!alive(pid_in(file)), "{} still runs", file.display());
@@ -771,7 +771,7 @@ mod tests {
         let r = long.join().unwrap();
         assert_eq!(
             r.ended,
-            Ended::Exited(0),
+            ProcessEnd::Exited(0),
             "the daemon was gone before its command ended"
         );
         assert!(!alive(daemon), "the daemon outlived its command");

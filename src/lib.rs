@@ -78,8 +78,8 @@ pub use archive::{Archive, ArchiveError, Entry, EntryKind, Splice};
 pub use bisect::{Bisection, Status, first_bad};
 pub use certify::{Certificate, Minimality, certify};
 pub use command::{
-    DEFAULT_GRACE, Ended, HURRIED_GRACE, MARK_VARIABLE, Process, Run, RunError, kill_running, run,
-    stop_orphans,
+    DEFAULT_GRACE, HURRIED_GRACE, MARK_VARIABLE, Process, ProcessEnd, Run, RunError, kill_running,
+    run, stop_orphans,
 };
 pub use dfa::{DfaOptions, Finish};
 pub use driver::{Driver, SweepMode, Witness, shortlex_less};
@@ -112,8 +112,8 @@ pub use strategy::{
     STRATEGIES, Strategy, StrategyInfo, directory_schedule, pass_named, passes, schedule_of,
 };
 pub use test_command::{
-    Diagnosis, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand, TestSpec,
-    dynamic_timeout, parse_timeout, remove_test_dirs,
+    Diagnosis, DiagnosisRunner, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand,
+    TestSpec, dynamic_timeout, parse_timeout, remove_test_dirs,
 };
 pub use tree::{
     Delim, Group, Inferred, Liveness, MalformedTree, Nesting, NodeId, NodeKind, Tree, TreeBuilder,

@@ -28,7 +28,7 @@
 
 use crate::archive::Archive;
 use crate::capture::{Scan, StreamRegex, scan};
-use crate::command::{Ended, Process, RunError, run};
+use crate::command::{Process, ProcessEnd, RunError, run};
 use crate::error::Error;
 use crate::oracle::{Cancel, Oracle, OracleError, Outcome, Output, Verdict};
 use std::os::unix::fs::PermissionsExt;
@@ -520,11 +520,11 @@ fn setup(msg: String) -> OracleError {
 }
 
 /// A signal death as a shell would report it.
-fn status_code(ended: Ended) -> Option<i32> {
+fn status_code(ended: ProcessEnd) -> Option<i32> {
     match ended {
-        Ended::Exited(c) => Some(c),
-        Ended::Signalled(s) => Some(128 + s),
-        Ended::TimedOut => None,
+        ProcessEnd::Exited(c) => Some(c),
+        ProcessEnd::Signalled(s) => Some(128 + s),
+        ProcessEnd::TimedOut => None,
     }
 }
 
@@ -612,7 +612,7 @@ impl TestCommand {
         let out = read(&out_path, spec.signature.stdout_regex.as_ref())?;
         let err = read(&err_path, spec.signature.stderr_regex.as_ref())?;
         let code = status_code(finished.ended);
-        let verdict = if finished.ended == Ended::TimedOut {
+        let verdict = if finished.ended == ProcessEnd::TimedOut {
             if spec.timeout_is_interesting {
                 Verdict::Interesting
             } else {
@@ -632,11 +632,11 @@ impl TestCommand {
             verdict,
             duration: finished.duration,
             exit_code: match finished.ended {
-                Ended::Exited(c) => Some(c),
+                ProcessEnd::Exited(c) => Some(c),
                 _ => None,
             },
             signal: match finished.ended {
-                Ended::Signalled(s) => Some(s),
+                ProcessEnd::Signalled(s) => Some(s),
                 _ => None,
             },
             stdout: output(out),
@@ -737,64 +737,37 @@ impl TestCommand {
     /// interesting (a second that does not means flaky, not a test that needs its
     /// directory); and writes a command that reproduces myhill's own run in a fresh
     /// temporary copy. The copy is skipped when the directory holds more than 2,000 entries
-    /// or 64 MiB.
-    pub fn diagnose(&self, input: &Path) -> Diagnosis {
+    /// or 64 MiB. Every test of the diagnosis runs through `run`, the caller's evaluator.
+    pub fn diagnose(&self, input: &Path, run: &mut DiagnosisRunner) -> Diagnosis {
         let abs = std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf());
         let name = self.spec.file_name.clone();
         let dir = abs.parent().unwrap_or(Path::new("/")).to_path_buf();
         if self.spec.tree {
-            return self.diagnose_tree(&abs);
+            return self.diagnose_tree(&abs, run);
         }
-        let again = std::fs::read(&abs)
-            .map_err(|e| format!("cannot read the input: {e}"))
-            .and_then(|bytes| {
-                self.run_candidate(&bytes, true, &Cancel::never())
-                    .map_err(|e| e.to_string())
-            });
+        let bytes = std::fs::read(&abs).map_err(|e| format!("cannot read the input: {e}"));
+        let mut mine_again =
+            || (bytes.as_ref().map_err(Clone::clone)).and_then(|b| run(self, b.as_slice()));
         let interesting =
             |o: &Result<Outcome, String>| o.as_ref().is_ok_and(|o| o.verdict.is_interesting());
-        let beside = || {
-            let root = tempfile::Builder::new()
-                .prefix("myhill-diagnose-")
-                .tempdir_in(default_temp_root())
-                .map_err(|e| format!("cannot make a temporary directory: {e}"))?;
-            let copy = root.path().join("dir");
-            let mut budget = CopyBudget {
-                entries: 2000,
-                bytes: 64 << 20,
-                // The temporary root may lie inside the input's directory: never copy it.
-                skip: std::fs::canonicalize(root.path()).unwrap_or(root.path().to_path_buf()),
-            };
-            let copied = copy_tree(&dir, &copy, &mut budget, 0)
-                .map_err(|e| format!("{} was not copied: {e}", dir.display()));
-            let outcome = copied.and_then(|()| {
-                let path = copy.join(&name);
-                std::fs::copy(&abs, &path).map_err(|e| format!("cannot copy the input: {e}"))?;
-                let capture = root.path().join("capture");
-                std::fs::create_dir(&capture).map_err(|e| e.to_string())?;
-                self.run_at(&path, &copy, &capture, true, &Cancel::never())
-                    .map_err(|e| e.to_string())
-            });
-            remove_dir(root);
-            outcome
-        };
+        let again = mine_again();
         // Each side is run up to DIAGNOSIS_RUNS times: a test that says interesting half the
         // time would otherwise pass for one that needs its directory one time in eight.
-        let mine_again = || {
-            std::fs::read(&abs)
-                .map_err(|e| format!("cannot read the input: {e}"))
-                .and_then(|bytes| {
-                    self.run_candidate(&bytes, false, &Cancel::never())
-                        .map_err(|e| e.to_string())
-                })
-        };
         let changes_its_mind =
             interesting(&again) || (1..DIAGNOSIS_RUNS).any(|_| interesting(&mine_again()));
         let (beside_input, flaky) = if changes_its_mind {
             (Err("the test is flaky".to_string()), true)
         } else {
-            let first = beside();
-            let flaky = interesting(&first) && (1..DIAGNOSIS_RUNS).any(|_| !interesting(&beside()));
+            let beside = BesideInput {
+                command: self,
+                dir: dir.clone(),
+                name: name.clone(),
+            };
+            let mut beside_again =
+                || (bytes.as_ref().map_err(Clone::clone)).and_then(|b| run(&beside, b.as_slice()));
+            let first = beside_again();
+            let flaky =
+                interesting(&first) && (1..DIAGNOSIS_RUNS).any(|_| !interesting(&beside_again()));
             (first, flaky)
         };
         let quote = |w: &str| {
@@ -829,6 +802,48 @@ impl TestCommand {
     }
 }
 
+/// How a diagnosis runs each of its tests: the oracle (the test as myhill runs it, or beside
+/// a copy of the input's directory) and the bytes, to an outcome or why there is none. The
+/// caller passes its evaluator, so the diagnosis's tests are run and counted as every other.
+pub type DiagnosisRunner<'r> = dyn FnMut(&dyn Oracle, &[u8]) -> Result<Outcome, String> + 'r;
+
+/// The test run beside a copy of the input's own directory (never in it: the test might
+/// write there), the candidate under the input's name; outputs kept. The copy is refused
+/// when the directory holds more than 2,000 entries or 64 MiB.
+struct BesideInput<'c> {
+    command: &'c TestCommand,
+    dir: PathBuf,
+    name: String,
+}
+
+impl Oracle for BesideInput<'_> {
+    fn test(&self, candidate: &[u8], cancel: &Cancel) -> Result<Outcome, OracleError> {
+        let root = tempfile::Builder::new()
+            .prefix("myhill-diagnose-")
+            .tempdir_in(default_temp_root())
+            .map_err(|e| setup(format!("cannot make a temporary directory: {e}")))?;
+        let copy = root.path().join("dir");
+        let mut budget = CopyBudget {
+            entries: 2000,
+            bytes: 64 << 20,
+            // The temporary root may lie inside the input's directory: never copy it.
+            skip: std::fs::canonicalize(root.path()).unwrap_or(root.path().to_path_buf()),
+        };
+        let copied = copy_tree(&self.dir, &copy, &mut budget, 0)
+            .map_err(|e| setup(format!("{} was not copied: {e}", self.dir.display())));
+        let outcome = copied.and_then(|()| {
+            let path = copy.join(&self.name);
+            std::fs::write(&path, candidate)
+                .map_err(|e| setup(format!("cannot copy the input: {e}")))?;
+            let capture = root.path().join("capture");
+            std::fs::create_dir(&capture).map_err(|e| setup(e.to_string()))?;
+            self.command.run_at(&path, &copy, &capture, true, cancel)
+        });
+        remove_dir(root);
+        outcome
+    }
+}
+
 /// How many times the diagnosis runs the test on each side (as myhill runs it, and beside a
 /// copy of the input's directory) before it calls the test dependent on its directory.
 const DIAGNOSIS_RUNS: usize = 3;
@@ -836,13 +851,10 @@ const DIAGNOSIS_RUNS: usize = 3;
 impl TestCommand {
     /// [`TestCommand::diagnose`] for a directory: the test already ran in a copy of it, so
     /// it runs once more that way, and the command that reproduces that run is given.
-    fn diagnose_tree(&self, abs: &Path) -> Diagnosis {
+    fn diagnose_tree(&self, abs: &Path, run: &mut DiagnosisRunner) -> Diagnosis {
         let again = Archive::from_dir(abs)
             .map_err(|e| e.to_string())
-            .and_then(|tree| {
-                self.run_candidate(&tree.encode(), true, &Cancel::never())
-                    .map_err(|e| e.to_string())
-            });
+            .and_then(|tree| run(self, &tree.encode()));
         let flaky = again.as_ref().is_ok_and(|o| o.verdict.is_interesting());
         let quote = |w: &str| {
             shlex::try_quote(w)

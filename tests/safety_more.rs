@@ -90,6 +90,38 @@ fn a_test_that_changes_its_mind_is_called_flaky_not_dependent_on_its_directory()
     assert_eq!(case.read("in.txt"), b"a\nb\n");
 }
 
+/// The diagnosis of an uninteresting original runs its tests through the evaluator and says
+/// how many it ran: here once more as myhill runs it, twice to rule out a flaky test, and once
+/// beside a copy of the input's directory.
+#[test]
+fn the_diagnosis_counts_the_tests_it_runs() {
+    let case = Case::new();
+    case.file("in.txt", b"a\nb\n");
+    case.file("count", b"0\n");
+    case.script(
+        "t.sh",
+        &format!(
+            "n=$(cat {c}); echo $((n + 1)) > {c}; exit 1",
+            c = case.path("count").display()
+        ),
+    );
+    let out = case.run(&[
+        "reduce",
+        "--first-runs",
+        "1",
+        "--no-run-dir",
+        "./t.sh",
+        "in.txt",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("ran 4 more time(s) for this diagnosis"),
+        "{err}"
+    );
+    assert_eq!(case.read("count"), b"5\n", "{err}");
+}
+
 /// A relative launcher is taken from the current directory (not the test's), a launcher
 /// that cannot start is named as such, and the diagnosis's command runs the test through it.
 #[test]

@@ -1,9 +1,9 @@
 //! `myhill bisect`: reads or builds the list of items, runs the test per item, reports the change.
 
 use super::BisectArgs;
-use super::exit::{Exit, Fail};
+use super::exit::{Ended, Fail};
 use super::out;
-use myhill::{Bisection, Cancel, Ended, Process, Status, TestSpec, first_bad, parse_timeout};
+use myhill::{Bisection, Cancel, Process, ProcessEnd, Status, TestSpec, first_bad, parse_timeout};
 use std::path::Path;
 
 fn items_from_file(path: &Path) -> Result<Vec<String>, Fail> {
@@ -22,7 +22,7 @@ fn items_from_file(path: &Path) -> Result<Vec<String>, Fail> {
 }
 
 /// Runs `argv` (through the one process primitive) and returns its exit and stdout.
-fn output_of(argv: &[String]) -> Result<(Ended, String), Fail> {
+fn output_of(argv: &[String]) -> Result<(ProcessEnd, String), Fail> {
     let dir = tempfile::tempdir()
         .map_err(|e| Fail::usage(format!("cannot make a temporary directory: {e}")))?;
     let mut p = Process::new(argv.iter().cloned());
@@ -32,7 +32,7 @@ fn output_of(argv: &[String]) -> Result<(Ended, String), Fail> {
         .map_err(|e| Fail::usage(format!("cannot run {}: {e} (is it installed?)", argv[0])))?;
     let read = |name| std::fs::read_to_string(dir.path().join(name)).unwrap_or_default();
     match r.ended {
-        Ended::Exited(0) => Ok((r.ended, read("out"))),
+        ProcessEnd::Exited(0) => Ok((r.ended, read("out"))),
         _ => Ok((r.ended, read("err"))),
     }
 }
@@ -45,7 +45,7 @@ fn items_from_git(good: &str, bad: &str) -> Result<Vec<String>, Fail> {
     };
     let range = format!("{good}..{bad}");
     let (ended, text) = git(&["rev-list", "--reverse", "--first-parent", &range])?;
-    if ended != Ended::Exited(0) {
+    if ended != ProcessEnd::Exited(0) {
         return Err(Fail::usage(format!(
             "git rev-list {range} failed: {} (run it inside the repository, with revisions that exist)",
             text.trim()
@@ -53,7 +53,7 @@ fn items_from_git(good: &str, bad: &str) -> Result<Vec<String>, Fail> {
     }
     let commit = format!("{good}^{{commit}}");
     let (ended, first) = git(&["rev-parse", "--verify", &commit])?;
-    if ended != Ended::Exited(0) {
+    if ended != ProcessEnd::Exited(0) {
         return Err(Fail::usage(format!(
             "{good} is not a commit of this repository"
         )));
@@ -71,7 +71,8 @@ fn status_name(s: Status) -> &'static str {
     }
 }
 
-pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
+/// The items to bisect and the test, from the arguments.
+fn items_and_test(args: &BisectArgs) -> Result<(Vec<String>, String), Fail> {
     let (items, test) = match (&args.git, args.args.as_slice()) {
         (Some(range), [test]) => (items_from_git(&range[0], &range[1])?, test.clone()),
         (None, [items, test]) => (items_from_file(Path::new(items))?, test.clone()),
@@ -92,6 +93,11 @@ pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
             items.len()
         )));
     }
+    Ok((items, test))
+}
+
+pub fn run(args: BisectArgs) -> Result<Ended, Fail> {
+    let (items, test) = items_and_test(&args)?;
     if args.repeat == 0 {
         return Err(Fail::usage("--repeat must be at least 1"));
     }
@@ -112,9 +118,9 @@ pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
         let r = myhill::run(&process, &Cancel::never())
             .map_err(|e| Fail::usage(format!("cannot run the test: {e}")))?;
         let code = match r.ended {
-            Ended::Exited(c) => Some(c),
-            Ended::Signalled(s) => Some(128 + s),
-            Ended::TimedOut => None,
+            ProcessEnd::Exited(c) => Some(c),
+            ProcessEnd::Signalled(s) => Some(128 + s),
+            ProcessEnd::TimedOut => None,
         };
         let signature_holds = signature
             .holds_for_files(code, &out_path, &err_path)
@@ -132,9 +138,9 @@ pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
             _ => Status::Bad,
         };
         let how = match r.ended {
-            Ended::TimedOut => format!("timed out after {:.1}s", r.duration.as_secs_f64()),
-            Ended::Exited(c) => format!("exit {c}, {:.2}s", r.duration.as_secs_f64()),
-            Ended::Signalled(s) => format!("killed by signal {s}"),
+            ProcessEnd::TimedOut => format!("timed out after {:.1}s", r.duration.as_secs_f64()),
+            ProcessEnd::Exited(c) => format!("exit {c}, {:.2}s", r.duration.as_secs_f64()),
+            ProcessEnd::Signalled(s) => format!("killed by signal {s}"),
         };
         Ok((status, how))
     };
@@ -159,7 +165,7 @@ pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
         if verdicts.windows(2).any(|w| w[0] != w[1]) {
             if !args.allow_flaky {
                 return Err(Fail {
-                    exit: Exit::Flaky,
+                    ended: Ended::Flaky,
                     message: format!(
                         "the test is flaky on item {}: its {} runs disagreed. Make it deterministic, or pass --allow-flaky to take the majority.",
                         items[index], args.repeat
@@ -179,6 +185,11 @@ pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
         Ok(verdicts[0])
     };
     let result = first_bad(items.len(), &mut probe)?;
+    answer(result, &items, runs)
+}
+
+/// Says what the bisection found (`runs` runs of the test), or why it could not.
+fn answer(result: Bisection, items: &[String], runs: usize) -> Result<Ended, Fail> {
     match result {
         Bisection::Found {
             first_bad,
@@ -188,7 +199,7 @@ pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
             out::out(format!("first bad: {}", items[first_bad]));
             out::out(format!("last good: {}", items[last_good]));
             out::out(format!("items probed: {probes}, test runs: {runs}"));
-            Ok(Exit::Ok)
+            Ok(Ended::Done)
         }
         Bisection::Ambiguous {
             last_good,
@@ -205,10 +216,10 @@ pub fn run(args: BisectArgs) -> Result<Exit, Fail> {
                     .join(", ")
             ));
             out::out(format!("items probed: {probes}, test runs: {runs}"));
-            Ok(Exit::Ok)
+            Ok(Ended::Done)
         }
         Bisection::BadEnds { first, last } => Err(Fail {
-            exit: Exit::NotInteresting,
+            ended: Ended::NotInteresting,
             message: format!(
                 "the first item {} must be good and the last item {} bad, but they are {} and {}. \
                  Check the order of ITEMS (oldest first) and the test.",

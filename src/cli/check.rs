@@ -1,16 +1,16 @@
 //! `myhill check`: certifies 1-minimality or interval-minimality of a file.
 
 use super::CheckArgs;
-use super::exit::{Exit, Fail};
+use super::exit::{Ended, Fail};
 use super::files::write_atomic;
 use super::out;
 use super::session::Session;
 use myhill::{Certificate, Minimality, Reduction, Units};
 
-pub fn run(args: CheckArgs) -> Result<Exit, Fail> {
+pub fn run(args: CheckArgs) -> Result<Ended, Fail> {
     // Anything that keeps the check from ending is exit 2 ("could not check"), not 1.
     let could_not = |f: Fail| Fail {
-        exit: Exit::Usage,
+        ended: Ended::SetupError,
         message: format!("{}\nmyhill: could not check", f.message),
     };
     if let Some(o) = &args.output {
@@ -55,7 +55,7 @@ pub fn run(args: CheckArgs) -> Result<Exit, Fail> {
                 args.units,
                 units.len()
             ));
-            Ok(Exit::Ok)
+            Ok(Ended::Done)
         }
         Certificate::NotMinimal {
             deleted,
@@ -83,7 +83,7 @@ pub fn run(args: CheckArgs) -> Result<Exit, Fail> {
                     .map_err(|e| Fail::usage(format!("cannot write {}: {e}", path.display())))?;
                 out::out(format!("smaller file written to {}", path.display()));
             }
-            Ok(Exit::NotMinimal)
+            Ok(Ended::NotMinimal)
         }
     }
 }
@@ -96,7 +96,7 @@ fn check_tree(
     reduction: &mut Reduction,
     property: Minimality,
     what: &str,
-) -> Result<Exit, Fail> {
+) -> Result<Ended, Fail> {
     let tree = myhill::Archive::decode(&session.original)
         .map_err(|e| Fail::usage(format!("cannot read the tree: {e}")))?;
     let input = session.input_path.display();
@@ -137,7 +137,7 @@ fn check_tree(
                     })?;
                     out::out(format!("smaller tree written to {}", path.display()));
                 }
-                return Ok(Exit::NotMinimal);
+                return Ok(Ended::NotMinimal);
             }
         }
     }
@@ -145,5 +145,5 @@ fn check_tree(
         "{input}: every file is {what} at {} units inside the tree ({tests} tests)",
         args.units
     ));
-    Ok(Exit::Ok)
+    Ok(Ended::Done)
 }

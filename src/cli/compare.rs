@@ -1,7 +1,7 @@
 //! `myhill compare`: every strategy from the same input, each with its own fresh cache.
 
 use super::CompareArgs;
-use super::exit::{Exit, Fail};
+use super::exit::{Ended, Fail};
 use super::out;
 use super::plot;
 use super::session::Session;
@@ -33,7 +33,7 @@ fn yes_no(v: Option<bool>) -> &'static str {
     }
 }
 
-pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
+pub fn run(args: CompareArgs) -> Result<Ended, Fail> {
     let names: Vec<String> = match &args.strategies {
         Some(list) => list
             .split(',')
@@ -90,30 +90,12 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
         let budget_hit = report.stopped == Some(Stop::Budget);
         let best = &finished.best;
         let units = Units::cut(best, args.check_units);
-        let check = |property| -> Option<bool> {
-            let options = EvalOptions {
-                jobs: session.jobs,
-                control: session.control.clone(),
-                ..EvalOptions::default()
-            };
-            let mut eval = Evaluator::new(&session.oracle, options);
-            match certify(&mut eval, &units, property) {
-                Ok(Certificate::Minimal { .. }) => Some(true),
-                Ok(Certificate::NotMinimal { .. }) => Some(false),
-                Err(_) => None,
-            }
-        };
         // A tree's certificates are per file: `myhill check DIR`.
         let checkable = !interrupted && !session.tree;
-        let one_minimal = (checkable && units.len() <= args.check_limit)
-            .then(|| check(Minimality::OneMinimal))
-            .flatten();
-        let interval_minimal = match one_minimal {
-            Some(false) => Some(false),
-            _ if checkable && units.len() <= args.interval_limit => {
-                check(Minimality::IntervalMinimal)
-            }
-            _ => None,
+        let (one_minimal, interval_minimal) = if checkable {
+            minimality(&session, &units, &args)
+        } else {
+            (None, None)
         };
         rows.push(Row {
             strategy: strategy.name().to_string(),
@@ -131,6 +113,51 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
             break;
         }
     }
+    print_rows(&rows, &args, size(&session.original));
+    if let Some(path) = &args.plot {
+        std::fs::write(path, svg(&rows, session.original.len()))
+            .map_err(|e| Fail::usage(format!("cannot write the plot {}: {e}", path.display())))?;
+    }
+    Ok(if interrupted {
+        Ended::Interrupted
+    } else {
+        Ended::Done
+    })
+}
+
+/// Whether `units` of a result are 1-minimal and interval-minimal, each within its limit
+/// (`None`: not checked, or the check could not finish).
+fn minimality(
+    session: &Session,
+    units: &Units,
+    args: &CompareArgs,
+) -> (Option<bool>, Option<bool>) {
+    let check = |property| -> Option<bool> {
+        let options = EvalOptions {
+            jobs: session.jobs,
+            control: session.control.clone(),
+            ..EvalOptions::default()
+        };
+        let mut eval = Evaluator::new(&session.oracle, options);
+        match certify(&mut eval, units, property) {
+            Ok(Certificate::Minimal { .. }) => Some(true),
+            Ok(Certificate::NotMinimal { .. }) => Some(false),
+            Err(_) => None,
+        }
+    };
+    let one_minimal = (units.len() <= args.check_limit)
+        .then(|| check(Minimality::OneMinimal))
+        .flatten();
+    let interval_minimal = match one_minimal {
+        Some(false) => Some(false),
+        _ if units.len() <= args.interval_limit => check(Minimality::IntervalMinimal),
+        _ => None,
+    };
+    (one_minimal, interval_minimal)
+}
+
+/// Prints the rows: a JSON array with `--json`, else a table and its legend.
+fn print_rows(rows: &[Row], args: &CompareArgs, initial: usize) {
     if args.json {
         let json: Vec<serde_json::Value> = rows
             .iter()
@@ -139,7 +166,7 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
                     "strategy": r.strategy,
                     "tests_run": r.tests,
                     "cache_hits": r.cache_hits,
-                    "initial_bytes": size(&session.original),
+                    "initial_bytes": initial,
                     "final_bytes": r.final_bytes,
                     "one_minimal": r.one_minimal,
                     "interval_minimal": r.interval_minimal,
@@ -163,7 +190,7 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
             "interval-minimal",
             "wall"
         ));
-        for r in &rows {
+        for r in rows {
             out::out(format!(
                 "{:<18} {:>8} {:>10} {:>11} {:>10} {:>16} {:>8.1}s",
                 r.strategy,
@@ -177,21 +204,9 @@ pub fn run(args: CompareArgs) -> Result<Exit, Fail> {
         }
         out::out(format!(
             "(from {} bytes; minimality at {} units, checked up to {} / {} units; \"-\" = not checked; * = stopped by --max-tests)",
-            size(&session.original),
-            args.check_units,
-            args.check_limit,
-            args.interval_limit
+            initial, args.check_units, args.check_limit, args.interval_limit
         ));
     }
-    if let Some(path) = &args.plot {
-        std::fs::write(path, svg(&rows, session.original.len()))
-            .map_err(|e| Fail::usage(format!("cannot write the plot {}: {e}", path.display())))?;
-    }
-    Ok(if interrupted {
-        Exit::Interrupted
-    } else {
-        Exit::Ok
-    })
 }
 
 /// Bytes left (log scale) against tests run, one step line per strategy, drawn as

@@ -1,5 +1,7 @@
-//! Every exit code of the binary, how a reduction ended ([`Ended`], the one type for it), and
-//! how each of those and each failure maps to a code: in this file alone.
+//! Every exit code of the binary, how a subcommand ended ([`Ended`], the one type for it), and
+//! how each of those and each failure maps to a code: in this file alone. Every subcommand
+//! (`reduce`, `check`, `compare`, `bisect`, `runs`, ...) answers with an [`Ended`] or a
+//! [`Fail`] that carries one, and [`Ended::exit`] alone picks the code.
 
 use myhill::{Error, Stop};
 
@@ -27,19 +29,17 @@ impl Exit {
     pub fn code(self) -> i32 {
         self as i32
     }
-
-    /// The exit that a library error calls for.
-    pub fn of(error: &Error) -> Exit {
-        Ended::of_error(error).exit()
-    }
 }
 
-/// How a reduction ended: the one answer, which names it in the stats file and gives the
-/// process's exit code.
+/// How a subcommand ended: the one answer, which names a reduction's end in the stats file
+/// and gives the process's exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ended {
-    /// The schedule ran to its end.
+    /// The work is done: a reduction's schedule ran to its end, `check` found the file
+    /// minimal, `bisect` found the change, `compare` and `runs` did what was asked.
     Done,
+    /// `check`: the file is not minimal (exit 1).
+    NotMinimal,
     /// `--max-tests` ran out.
     Budget,
     /// Ctrl-C, SIGTERM or `q`.
@@ -63,6 +63,7 @@ impl Ended {
     pub fn name(self) -> &'static str {
         match self {
             Ended::Done => "done",
+            Ended::NotMinimal => "not_minimal",
             Ended::Budget => "budget",
             Ended::Interrupted => "interrupted",
             Ended::TestError => "test_error",
@@ -99,6 +100,7 @@ impl Ended {
     pub fn exit(self) -> Exit {
         match self {
             Ended::Done | Ended::Budget => Exit::Ok,
+            Ended::NotMinimal => Exit::NotMinimal,
             Ended::Interrupted => Exit::Interrupted,
             Ended::TestError | Ended::SetupError => Exit::Usage,
             Ended::NotInteresting | Ended::Hangs => Exit::NotInteresting,
@@ -106,23 +108,13 @@ impl Ended {
             Ended::Trivial => Exit::Trivial,
         }
     }
-
-    /// How a failure ended the run, when only its exit code is known.
-    pub fn of_exit(exit: Exit) -> Ended {
-        match exit {
-            Exit::NotInteresting => Ended::NotInteresting,
-            Exit::Flaky => Ended::Flaky,
-            Exit::Trivial => Ended::Trivial,
-            Exit::Interrupted => Ended::Interrupted,
-            Exit::Ok | Exit::NotMinimal | Exit::Usage => Ended::SetupError,
-        }
-    }
 }
 
-/// A failure with its exit code and a message that names the fix.
+/// A failure: how it ended the subcommand (which gives its exit code) and a message that
+/// names the fix.
 #[derive(Debug)]
 pub struct Fail {
-    pub exit: Exit,
+    pub ended: Ended,
     pub message: String,
 }
 
@@ -130,7 +122,7 @@ impl Fail {
     /// A usage or setup error.
     pub fn usage(message: impl Into<String>) -> Fail {
         Fail {
-            exit: Exit::Usage,
+            ended: Ended::SetupError,
             message: message.into(),
         }
     }
@@ -139,7 +131,7 @@ impl Fail {
 impl From<Error> for Fail {
     fn from(error: Error) -> Fail {
         Fail {
-            exit: Exit::of(&error),
+            ended: Ended::of_error(&error),
             message: error.to_string(),
         }
     }

@@ -626,7 +626,7 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> i32 {
     let result = match cli.command {
         _ if cli.list_passes => {
             list_passes();
-            Ok(exit::Exit::Ok)
+            Ok(exit::Ended::Done)
         }
         None => Err(Fail::usage(
             "give a subcommand (reduce, check, compare, bisect, runs, completions, man) or --list-passes; see myhill --help",
@@ -643,7 +643,7 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> i32 {
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "myhill", &mut out);
             out::out_raw(&out);
-            Ok(exit::Exit::Ok)
+            Ok(exit::Ended::Done)
         }
         Some(Command::Man { subcommand }) => {
             let mut command = Cli::command();
@@ -660,17 +660,17 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> i32 {
             match clap_mangen::Man::new(command).render(&mut page) {
                 Ok(()) => {
                     out::out_raw(&page);
-                    Ok(exit::Exit::Ok)
+                    Ok(exit::Ended::Done)
                 }
                 Err(e) => Err(Fail::usage(format!("cannot render the manual page: {e}"))),
             }
         }
     };
     match result {
-        Ok(exit) => exit.code(),
+        Ok(ended) => ended.exit().code(),
         Err(fail) => {
             out::err(format!("myhill: {}", fail.message));
-            fail.exit.code()
+            fail.ended.exit().code()
         }
     }
 }

@@ -145,19 +145,7 @@ pub fn svg(f: &Figure) -> String {
     let legend_x = 80.0 + n * panel_width + (n - 1.0) * gap + 25.0;
     let width = legend_x + 260.0;
     let height = 540.0;
-    let (smallest, largest) = (f.bytes.0 as f64, f.bytes.1.max(1) as f64);
-    let (lo, hi) = if f.log {
-        let smallest = smallest.max(1.0);
-        let largest = largest.max(smallest * 1.5);
-        // A little room above and below the curves, in log space.
-        let pad = ((largest / smallest).log10() * 0.04).max(0.02);
-        (
-            10f64.powf(smallest.log10() - pad),
-            10f64.powf(largest.log10() + pad),
-        )
-    } else {
-        (0.0, largest * 1.04)
-    };
+    let (lo, hi) = byte_range(f);
     let y = |b: f64| {
         if f.log {
             let b = b.max(1.0);
@@ -236,26 +224,59 @@ pub fn svg(f: &Figure) -> String {
             left - 60.0,
             (top + bottom) / 2.0
         ));
-        for stroke in &panel.strokes {
-            let points: Vec<String> = (stroke.points.iter())
-                .map(|&(t, b)| format!("{:.1},{:.1}", x(t), y(b)))
-                .collect();
+        out.push_str(&strokes(panel, &x, &y));
+    }
+    out.push_str(&legend(f, legend_x, top));
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The bytes axis of `f`: from below its smallest size to above its largest, with a little
+/// room either side (in log space on a log scale).
+fn byte_range(f: &Figure) -> (f64, f64) {
+    let (smallest, largest) = (f.bytes.0 as f64, f.bytes.1.max(1) as f64);
+    if f.log {
+        let smallest = smallest.max(1.0);
+        let largest = largest.max(smallest * 1.5);
+        // A little room above and below the curves, in log space.
+        let pad = ((largest / smallest).log10() * 0.04).max(0.02);
+        (
+            10f64.powf(smallest.log10() - pad),
+            10f64.powf(largest.log10() + pad),
+        )
+    } else {
+        (0.0, largest * 1.04)
+    }
+}
+
+/// The curves of one panel, `x` and `y` placing a point.
+fn strokes(panel: &Panel, x: &dyn Fn(f64) -> f64, y: &dyn Fn(f64) -> f64) -> String {
+    let mut out = String::new();
+    for stroke in &panel.strokes {
+        let points: Vec<String> = (stroke.points.iter())
+            .map(|&(t, b)| format!("{:.1},{:.1}", x(t), y(b)))
+            .collect();
+        out.push_str(&format!(
+            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"{}\" points=\"{}\"/>\n",
+            stroke.colour,
+            stroke.dash,
+            points.join(" ")
+        ));
+        if let (true, Some(&(t, b))) = (stroke.end_dot, stroke.points.last()) {
             out.push_str(&format!(
-                "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"{}\" points=\"{}\"/>\n",
-                stroke.colour,
-                stroke.dash,
-                points.join(" ")
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{}\"/>\n",
+                x(t),
+                y(b),
+                stroke.colour
             ));
-            if let (true, Some(&(t, b))) = (stroke.end_dot, stroke.points.last()) {
-                out.push_str(&format!(
-                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"{}\"/>\n",
-                    x(t),
-                    y(b),
-                    stroke.colour
-                ));
-            }
         }
     }
+    out
+}
+
+/// The legend at `legend_x`, from `top` down, and the figure's note under it.
+fn legend(f: &Figure, legend_x: f64, top: f64) -> String {
+    let mut out = String::new();
     out.push_str(&format!(
         "<text x=\"{legend_x}\" y=\"{}\" font-weight=\"bold\">{}</text>\n",
         top + 4.0,
@@ -283,7 +304,6 @@ pub fn svg(f: &Figure) -> String {
             escape(note)
         ));
     }
-    out.push_str("</svg>\n");
     out
 }
 

@@ -227,7 +227,7 @@ struct Resumed {
     cwd: PathBuf,
 }
 
-pub fn run(args: ReduceArgs, given: &ArgMatches) -> Result<Exit, Fail> {
+pub fn run(args: ReduceArgs, given: &ArgMatches) -> Result<Ended, Fail> {
     let mut record = Record::default();
     let (args, result) = match resume(args.clone(), given) {
         Ok((merged, resumed)) => {
@@ -393,7 +393,7 @@ fn prepare(
     Ok((schedule, session, run_path, out_path))
 }
 
-fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> Result<Exit, Fail> {
+fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> Result<Ended, Fail> {
     let (mut schedule, mut session, run_path, out_path) = prepare(args, resumed.as_ref(), record)?;
     let identity = session.oracle.spec().identity();
     record.jobs = Some(session.jobs);
@@ -806,7 +806,7 @@ fn finish(
     out_path: &Path,
     keeper: &Keeper,
     target: Target,
-) -> Result<Exit, Fail> {
+) -> Result<Ended, Fail> {
     let report = &finished.report;
     let mut ended = Ended::of_stop(report.stopped.as_ref());
     let trivial = finished.is_trivial() && !args.allow_trivial && ended.exit() == Exit::Ok;
@@ -875,7 +875,7 @@ fn finish(
         })?;
     }
     record.ended = Some(ended);
-    Ok(ended.exit())
+    Ok(ended)
 }
 
 /// Where a new run's directory goes: `--run-dir`, none with `--no-run-dir`, else a fresh one

@@ -7,17 +7,17 @@
 //! ([`myhill::run_in_use`]).
 
 use super::RunsAction;
-use super::exit::{Exit, Fail};
+use super::exit::{Ended, Fail};
 use super::out;
 use myhill::{RunInfo, RunStatus};
 use std::path::{Path, PathBuf};
 
-pub fn run(action: RunsAction) -> Result<Exit, Fail> {
+pub fn run(action: RunsAction) -> Result<Ended, Fail> {
     let root = myhill::default_runs_root();
     match action {
         RunsAction::List => {
             list(root.as_deref());
-            Ok(Exit::Ok)
+            Ok(Ended::Done)
         }
         RunsAction::Remove { runs, finished } => remove(root.as_deref(), &runs, finished),
         RunsAction::Restore { run, step, output } => restore(root.as_deref(), &run, step, &output),
@@ -32,7 +32,7 @@ pub fn run(action: RunsAction) -> Result<Exit, Fail> {
                 Fail::usage(format!("cannot write the plot {}: {e}", output.display()))
             })?;
             out::err(format!("myhill: the size curve is in {}", output.display()));
-            Ok(Exit::Ok)
+            Ok(Ended::Done)
         }
     }
 }
@@ -66,7 +66,7 @@ fn find_run(root: Option<&Path>, run: &Path) -> Result<PathBuf, Fail> {
 }
 
 /// Writes step `step` of the run `run` (0: its original) to the new path `output`.
-fn restore(root: Option<&Path>, run: &Path, step: usize, output: &Path) -> Result<Exit, Fail> {
+fn restore(root: Option<&Path>, run: &Path, step: usize, output: &Path) -> Result<Ended, Fail> {
     let dir = find_run(root, run)?;
     if !myhill::is_run_dir(&dir) {
         return Err(Fail::usage(format!(
@@ -109,7 +109,7 @@ fn restore(root: Option<&Path>, run: &Path, step: usize, output: &Path) -> Resul
         bytes.len(),
         output.display()
     ));
-    Ok(Exit::Ok)
+    Ok(Ended::Done)
 }
 
 fn status(info: &RunInfo, dir: &Path) -> &'static str {
@@ -187,7 +187,7 @@ fn human(bytes: u64) -> String {
     }
 }
 
-fn remove(root: Option<&Path>, runs: &[PathBuf], finished: bool) -> Result<Exit, Fail> {
+fn remove(root: Option<&Path>, runs: &[PathBuf], finished: bool) -> Result<Ended, Fail> {
     let mut targets: Vec<PathBuf> = Vec::new();
     for run in runs {
         // A bare name is one under the root; anything else a path.
@@ -228,5 +228,5 @@ fn remove(root: Option<&Path>, runs: &[PathBuf], finished: bool) -> Result<Exit,
     if removed == 0 && finished && runs.is_empty() {
         out::err("myhill: no finished run to remove");
     }
-    Ok(Exit::Ok)
+    Ok(Ended::Done)
 }

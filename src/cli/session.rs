@@ -1,9 +1,12 @@
 //! What reduce, check and compare share: the input, the test, the signals, and explaining a failed first check.
 
 use super::TestArgs;
-use super::exit::{Exit, Fail};
+use super::exit::{Ended, Fail};
 use super::files::read_input;
-use myhill::{Control, Error, Outcome, ReduceOptions, TestCommand, TestSpec, parse_timeout};
+use myhill::{
+    Control, Error, EvalOptions, Evaluator, Oracle, Outcome, ReduceOptions, Stop, TestCommand,
+    TestSpec, parse_timeout,
+};
 use std::path::{Path, PathBuf};
 
 /// The input and the test, ready to run.
@@ -47,7 +50,7 @@ fn install_signals() -> Result<Control, Fail> {
                     myhill::remove_test_dirs();
                     super::terminal::restore();
                     super::ui::view::restore_if_active();
-                    std::process::exit(Exit::Interrupted.code())
+                    std::process::exit(Ended::Interrupted.exit().code())
                 }
             }
         }
@@ -208,7 +211,22 @@ impl Session {
             "  stderr (last lines):\n{}",
             tail(&outcome.stderr.tail)
         ));
-        let diagnosis = self.oracle.diagnose(&self.input_path);
+        // The diagnosis's tests run through an evaluator like every other, and are counted.
+        let mut tests = 0;
+        let mut run = |oracle: &dyn Oracle, bytes: &[u8]| {
+            let options = EvalOptions {
+                control: self.control.clone(),
+                ..EvalOptions::bare()
+            };
+            let mut eval = Evaluator::new(oracle, options);
+            let outcome = eval.run_verbose(bytes);
+            tests += eval.stats().tests_run;
+            outcome.map_err(|stop| match stop {
+                Stop::Oracle(why) => why,
+                other => other.to_string(),
+            })
+        };
+        let diagnosis = self.oracle.diagnose(&self.input_path, &mut run);
         let dir = self
             .input_path
             .canonicalize()
@@ -249,17 +267,18 @@ impl Session {
             ));
         }
         msg.push_str(&format!(
-            "  Reproduce it in a fresh temporary directory, as myhill runs it:\n    {}\n",
+            "  (The test ran {tests} more time(s) for this diagnosis.) Reproduce it in a fresh \
+             temporary directory, as myhill runs it:\n    {}\n",
             diagnosis.reproduce
         ));
         msg.push_str(
             "  Fix the test (it must exit 0 on this input) or the signature options, then run myhill again.",
         );
         Fail {
-            exit: if diagnosis.flaky {
-                Exit::Flaky
+            ended: if diagnosis.flaky {
+                Ended::Flaky
             } else {
-                Exit::NotInteresting
+                Ended::NotInteresting
             },
             message: msg,
         }

@@ -11,7 +11,7 @@
 //! Limits: a run directory does not keep what the tests printed, so the output panel says
 //! so; a step whose edit was not kept (`steps.jsonl` full) ends the history there.
 
-use super::exit::{Exit, Fail};
+use super::exit::{Ended, Fail};
 use super::out;
 use super::ui::view::{self, Board, Key, Nav};
 use serde_json::Value;
@@ -306,11 +306,11 @@ pub fn history(follow: &Follow) -> String {
     out
 }
 
-pub fn run(dir: &Path, print_history: bool) -> Result<Exit, Fail> {
+pub fn run(dir: &Path, print_history: bool) -> Result<Ended, Fail> {
     let mut follow = Follow::open(dir)?;
     if print_history || !std::io::stdout().is_terminal() || !std::io::stderr().is_terminal() {
         out::out_raw(history(&follow).as_bytes());
-        return Ok(Exit::Ok);
+        return Ok(Ended::Done);
     }
     let mut screen = view::Screen::start()
         .map_err(|e| Fail::usage(format!("cannot take over the terminal: {e}")))?;
@@ -376,7 +376,7 @@ pub fn run(dir: &Path, print_history: bool) -> Result<Exit, Fail> {
         }
     }
     drop(screen);
-    Ok(Exit::Ok)
+    Ok(Ended::Done)
 }
 
 #[cfg(test)]

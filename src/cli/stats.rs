@@ -4,7 +4,7 @@
 //! a change that breaks a reader raises [`SCHEMA_VERSION`]. Counts are integers, times are
 //! seconds; why the run ended is one of a few fixed names, never display text.
 
-use super::exit::{Ended, Exit, Fail};
+use super::exit::{Ended, Fail};
 use myhill::{Figure, Report, Stop};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -65,63 +65,32 @@ pub fn check_path(path: &Path) -> Result<(), Fail> {
 }
 
 /// The file's content for a run of `reduce` that ended with `result`.
-pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, Fail>) -> Value {
+pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Ended, Fail>) -> Value {
     let (exit, message) = match result {
         // A test that could no longer run ends a reduction without a failure: say why.
-        Ok(exit) => (
-            *exit,
+        Ok(ended) => (
+            ended.exit(),
             match record.report.as_ref().and_then(|r| r.stopped.as_ref()) {
                 Some(Stop::Oracle(why)) => Some(why.clone()),
                 _ => None,
             },
         ),
-        Err(fail) => (fail.exit, Some(fail.message.clone())),
+        Err(fail) => (fail.ended.exit(), Some(fail.message.clone())),
     };
     let ended = record
         .ended
         .unwrap_or_else(|| match (result, &record.report) {
             (Ok(_), Some(report)) => Ended::of_stop(report.stopped.as_ref()),
-            _ => Ended::of_exit(exit),
+            (Ok(ended), None) => *ended,
+            (Err(fail), _) => fail.ended,
         });
     let empty = Report::default();
     let report = record.report.as_ref().unwrap_or(&empty);
     let e = &report.eval;
     let known = record.report.is_some();
-    let passes: Vec<Value> = report
-        .passes
-        .iter()
-        .map(|p| {
-            json!({
-                "name": p.name,
-                "runs": p.runs,
-                "skipped": p.skipped,
-                "disabled": record.disabled.contains(&p.name),
-                "tests": p.tests,
-                "cache_hits": p.cache_hits,
-                "successes": p.successes,
-                "bytes_removed": p.bytes_removed,
-                "tests_per_byte": (p.bytes_removed > 0)
-                    .then(|| p.tests as f64 / p.bytes_removed as f64),
-                "seconds": p.time.as_secs_f64(),
-            })
-        })
-        .collect();
-    let mut counters = serde_json::Map::new();
-    let mut timers = serde_json::Map::new();
-    for (name, figure) in &report.counters {
-        match figure {
-            Figure::Count(n) => counters.insert(name.to_string(), json!(n)),
-            Figure::Seconds(s) => timers.insert(name.to_string(), json!(s)),
-        };
-    }
-    let trace: Vec<Value> = report
-        .trace
-        .iter()
-        .zip(report.trace_times.iter().map(Some).chain(std::iter::repeat(None)))
-        .map(|(&(tests, bytes), at)| {
-            json!({ "tests": tests, "bytes": bytes, "seconds": at.map(|t| t.as_secs_f64()) })
-        })
-        .collect();
+    let passes = passes_json(report, &record.disabled);
+    let (counters, timers) = figures_json(report);
+    let trace = trace_json(report);
     let reached = |share: f64| match report.reached(share) {
         Some((tests, at)) => json!({ "tests": tests, "seconds": at.as_secs_f64() }),
         None => Value::Null,
@@ -186,6 +155,59 @@ pub fn to_json(record: &Record, args: &super::ReduceArgs, result: &Result<Exit, 
     // Beside the others (one more key would pass json!'s recursion limit).
     stats["disabled_passes"] = json!(record.disabled);
     stats
+}
+
+/// One object per pass: its runs, tests and what it removed.
+fn passes_json(report: &Report, disabled: &[String]) -> Vec<Value> {
+    report
+        .passes
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "runs": p.runs,
+                "skipped": p.skipped,
+                "disabled": disabled.contains(&p.name),
+                "tests": p.tests,
+                "cache_hits": p.cache_hits,
+                "successes": p.successes,
+                "bytes_removed": p.bytes_removed,
+                "tests_per_byte": (p.bytes_removed > 0)
+                    .then(|| p.tests as f64 / p.bytes_removed as f64),
+                "seconds": p.time.as_secs_f64(),
+            })
+        })
+        .collect()
+}
+
+/// The passes' counters and timers, each by name.
+fn figures_json(
+    report: &Report,
+) -> (
+    serde_json::Map<String, Value>,
+    serde_json::Map<String, Value>,
+) {
+    let mut counters = serde_json::Map::new();
+    let mut timers = serde_json::Map::new();
+    for (name, figure) in &report.counters {
+        match figure {
+            Figure::Count(n) => counters.insert(name.to_string(), json!(n)),
+            Figure::Seconds(s) => timers.insert(name.to_string(), json!(s)),
+        };
+    }
+    (counters, timers)
+}
+
+/// The size curve: tests, bytes and, where known, seconds at each step.
+fn trace_json(report: &Report) -> Vec<Value> {
+    report
+        .trace
+        .iter()
+        .zip(report.trace_times.iter().map(Some).chain(std::iter::repeat(None)))
+        .map(|(&(tests, bytes), at)| {
+            json!({ "tests": tests, "bytes": bytes, "seconds": at.map(|t| t.as_secs_f64()) })
+        })
+        .collect()
 }
 
 /// Writes the file.

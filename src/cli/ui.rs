@@ -466,7 +466,7 @@ impl Ui {
         let drawer = {
             let (status, done) = (status.clone(), done.clone());
             std::thread::spawn(move || {
-                let mut interrupts = 0;
+                let mut interrupts = 0u32;
                 let mut page = 10;
                 while !done.load(Ordering::SeqCst) {
                     {
@@ -494,62 +494,7 @@ impl Ui {
                     let Some(key) = view::next_key(REDRAW) else {
                         continue;
                     };
-                    let mut s = lock(&status);
-                    let s = &mut *s;
-                    let Some(board) = s.board.as_mut() else {
-                        continue;
-                    };
-                    if board.help && !matches!(key, Key::Interrupt) {
-                        board.help = false;
-                        continue;
-                    }
-                    match key {
-                        Key::Move(nav) => {
-                            board.navigate(nav, page);
-                        }
-                        Key::Skip if s.phase == Phase::Reducing && !s.pass.is_empty() => {
-                            control.skip_pass();
-                            s.note = Some(format!("skipping {}", s.pass));
-                        }
-                        Key::Skip | Key::Other | Key::History => {}
-                        Key::Disable => {
-                            let at = board.shown_selection();
-                            let Some(row) = board.passes.get_mut(at) else {
-                                continue;
-                            };
-                            row.disabled = !row.disabled;
-                            control.set_disabled(&row.name, row.disabled);
-                            let verb = if row.disabled { "disabled" } else { "enabled" };
-                            s.note = Some(format!("{verb} {}", row.name));
-                            if row.disabled && s.pass == row.name {
-                                control.skip_pass();
-                            }
-                        }
-                        Key::Pause => {
-                            board.paused = !board.paused;
-                            if board.paused {
-                                control.pause();
-                            } else {
-                                control.resume();
-                            }
-                        }
-                        Key::Stop => {
-                            // Stopped first, so no test held back by a pause starts.
-                            control.stop();
-                            control.resume();
-                            s.note = Some("stopping: the best so far is kept".to_string());
-                        }
-                        Key::Interrupt => {
-                            interrupts += 1;
-                            if interrupts == 1 {
-                                control.stop();
-                            } else {
-                                control.hurry();
-                            }
-                            control.resume();
-                            s.note = Some("stopping: the best so far is kept".to_string());
-                        }
-                    }
+                    take_key(key, &mut lock(&status), &control, page, &mut interrupts);
                 }
                 drop(screen);
             })
@@ -634,49 +579,55 @@ impl Ui {
                 s.pass.clear();
                 s.progress = None;
             }
-            Event::Reduced { bytes, tests, pass } => {
-                s.measure(bytes);
-                s.tests = s.tests.max(*tests);
-                let now = Instant::now();
-                s.last_improvement = Some(now);
-                let secs = now.saturating_duration_since(s.started).as_secs_f64();
-                if let Some(board) = s.board.as_mut() {
-                    board.improved(pass, bytes, *tests, secs);
-                }
-                if !self.quiet && self.live.is_none() {
-                    out::err(format!(
-                        "myhill: [{}] {}{} -> {} bytes ({:.1}% removed) after {} tests, pass {pass}",
-                        stamp(now - s.started),
-                        s.files_shown(),
-                        s.initial,
-                        s.current,
-                        percent(s.initial.saturating_sub(s.current) as f64, s.initial as f64),
-                        tests,
-                    ));
-                }
-            }
-            Event::RolledBack { bytes } => {
-                s.measure(bytes);
-                let (tests, secs) = (s.tests, s.started.elapsed().as_secs_f64());
-                if let Some(board) = s.board.as_mut() {
-                    board.rolled_back(bytes, tests, secs);
-                }
-                if !self.quiet {
-                    let clear = s.clear();
-                    out::err_raw(clear);
-                    let line = format!(
-                        "myhill: warning: the best so far was not interesting when run again: \
-                         the test is flaky on reduced inputs. Going back to the last result that \
-                         passed twice ({} bytes); every success is re-confirmed from now on.",
-                        bytes.len()
-                    );
-                    match s.board.as_mut() {
-                        Some(board) => board.said.push(line),
-                        None => out::err(line),
-                    }
-                }
-            }
+            Event::Reduced { bytes, tests, pass } => self.reduced(&mut s, bytes, *tests, pass),
+            Event::RolledBack { bytes } => self.rolled_back(&mut s, bytes),
             _ => {}
+        }
+    }
+
+    /// A new best of `bytes` after `tests` tests, found by `pass`.
+    fn reduced(&self, s: &mut Status, bytes: &[u8], tests: u64, pass: &str) {
+        s.measure(bytes);
+        s.tests = s.tests.max(tests);
+        let now = Instant::now();
+        s.last_improvement = Some(now);
+        let secs = now.saturating_duration_since(s.started).as_secs_f64();
+        if let Some(board) = s.board.as_mut() {
+            board.improved(pass, bytes, tests, secs);
+        }
+        if !self.quiet && self.live.is_none() {
+            out::err(format!(
+                "myhill: [{}] {}{} -> {} bytes ({:.1}% removed) after {} tests, pass {pass}",
+                stamp(now - s.started),
+                s.files_shown(),
+                s.initial,
+                s.current,
+                percent(s.initial.saturating_sub(s.current) as f64, s.initial as f64),
+                tests,
+            ));
+        }
+    }
+
+    /// The best went back to `bytes`: a re-run did not confirm it.
+    fn rolled_back(&self, s: &mut Status, bytes: &[u8]) {
+        s.measure(bytes);
+        let (tests, secs) = (s.tests, s.started.elapsed().as_secs_f64());
+        if let Some(board) = s.board.as_mut() {
+            board.rolled_back(bytes, tests, secs);
+        }
+        if !self.quiet {
+            let clear = s.clear();
+            out::err_raw(clear);
+            let line = format!(
+                "myhill: warning: the best so far was not interesting when run again: \
+                 the test is flaky on reduced inputs. Going back to the last result that \
+                 passed twice ({} bytes); every success is re-confirmed from now on.",
+                bytes.len()
+            );
+            match s.board.as_mut() {
+                Some(board) => board.said.push(line),
+                None => out::err(line),
+            }
         }
     }
 
@@ -707,6 +658,65 @@ impl Ui {
 impl Drop for Ui {
     fn drop(&mut self) {
         self.finish();
+    }
+}
+
+/// Acts on a key of the full view: moves, skips, disables, pauses or stops (`page`: rows a
+/// page key moves; `interrupts`: Ctrl-C pressed so far, the second hurries).
+fn take_key(key: Key, s: &mut Status, control: &Control, page: usize, interrupts: &mut u32) {
+    let Some(board) = s.board.as_mut() else {
+        return;
+    };
+    if board.help && !matches!(key, Key::Interrupt) {
+        board.help = false;
+        return;
+    }
+    match key {
+        Key::Move(nav) => {
+            board.navigate(nav, page);
+        }
+        Key::Skip if s.phase == Phase::Reducing && !s.pass.is_empty() => {
+            control.skip_pass();
+            s.note = Some(format!("skipping {}", s.pass));
+        }
+        Key::Skip | Key::Other | Key::History => {}
+        Key::Disable => {
+            let at = board.shown_selection();
+            let Some(row) = board.passes.get_mut(at) else {
+                return;
+            };
+            row.disabled = !row.disabled;
+            control.set_disabled(&row.name, row.disabled);
+            let verb = if row.disabled { "disabled" } else { "enabled" };
+            s.note = Some(format!("{verb} {}", row.name));
+            if row.disabled && s.pass == row.name {
+                control.skip_pass();
+            }
+        }
+        Key::Pause => {
+            board.paused = !board.paused;
+            if board.paused {
+                control.pause();
+            } else {
+                control.resume();
+            }
+        }
+        Key::Stop => {
+            // Stopped first, so no test held back by a pause starts.
+            control.stop();
+            control.resume();
+            s.note = Some("stopping: the best so far is kept".to_string());
+        }
+        Key::Interrupt => {
+            *interrupts += 1;
+            if *interrupts == 1 {
+                control.stop();
+            } else {
+                control.hurry();
+            }
+            control.resume();
+            s.note = Some("stopping: the best so far is kept".to_string());
+        }
     }
 }
 
@@ -791,6 +801,19 @@ pub fn summary(
     if !reached.is_empty() {
         s.push_str(&format!("  reduction reached: {}\n", reached.join(", ")));
     }
+    s.push_str(&pass_rows(report, verbose, disabled));
+    if verbose {
+        for (name, value) in &report.counters {
+            s.push_str(&format!("  {name}: {value}\n"));
+        }
+    }
+    s
+}
+
+/// The summary's rows of passes (those that did something, or all with `verbose`), and which
+/// passes were skipped or disabled.
+fn pass_rows(report: &Report, verbose: bool, disabled: &[String]) -> String {
+    let mut s = String::new();
     let shown: Vec<&PassStats> = report
         .passes
         .iter()
@@ -841,11 +864,6 @@ pub fn summary(
             "  disabled by you (d), for the rest of the run: {}\n",
             disabled.join(", ")
         ));
-    }
-    if verbose {
-        for (name, value) in &report.counters {
-            s.push_str(&format!("  {name}: {value}\n"));
-        }
     }
     s
 }

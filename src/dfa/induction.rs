@@ -1,6 +1,6 @@
 //! The search on one word: colourings in, candidates out, failures learned, until interval-minimal.
 //!
-//! Main types: [`Induction`], [`Round`], [`Candidate`]. Each round is one of:
+//! Main types: [`Induction`], [`RoundCandidates`], [`Candidate`]. Each round is one of:
 //! 1. the whole-word deletion, once, so that `(0, n)` is a learned fact rather than a guess
 //!    (and likewise a window's whole span before it is first coloured);
 //! 2. the probe: a colouring of the whole word with at most [`DfaOptions::probe_colours`]
@@ -76,7 +76,7 @@ pub(crate) struct Candidate {
 
 /// One round's proposals, in the order they must be tested.
 #[derive(Clone, Debug)]
-pub(crate) struct Round {
+pub(crate) struct RoundCandidates {
     /// The SAT colouring behind the candidates, if they came from one (read by the tests).
     #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) colouring: Option<Colouring>,
@@ -105,12 +105,12 @@ pub(crate) struct InductionStats {
 
 /// Positions `start..=end` of the word that one encoding covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Window {
+pub(crate) struct EncodedRange {
     pub(crate) start: usize,
     pub(crate) end: usize,
 }
 
-impl Window {
+impl EncodedRange {
     /// Whether both positions of the pair `i <= j` lie inside.
     fn holds(&self, i: usize, j: usize) -> bool {
         self.start <= i && j <= self.end
@@ -122,7 +122,7 @@ impl Window {
 }
 
 /// The live solver of the current window.
-struct WindowSolver {
+struct RangeSolver {
     solver: ColouringSolver,
     /// The most colours an encoding of this window may offer within the clause limit.
     cap_limit: usize,
@@ -155,14 +155,14 @@ pub(crate) struct Induction {
     word: Word,
     known: Known,
     options: DfaOptions,
-    windows: Vec<Window>,
+    windows: Vec<EncodedRange>,
     exhausted: Vec<bool>,
     /// Where each window's next colour search starts: bounds below were proved impossible
     /// or gave up.
     start_colours: Vec<usize>,
     current: usize,
     rounds_here: usize,
-    live: Option<WindowSolver>,
+    live: Option<RangeSolver>,
     probe: Option<Probe>,
     /// Learned combinations of merges (word positions), each sorted.
     combinations: Vec<Vec<(u32, u32)>>,
@@ -175,7 +175,7 @@ fn grow(k: usize) -> usize {
 
 /// `merges` in the coordinates of `window`, if every position lies inside it (outside, every
 /// position has a colour of its own, so a combination reaching out is satisfied anyway).
-fn in_window(window: Window, merges: &[(u32, u32)]) -> Option<Vec<(u32, u32)>> {
+fn in_window(window: EncodedRange, merges: &[(u32, u32)]) -> Option<Vec<(u32, u32)>> {
     merges
         .iter()
         .map(|&(a, b)| {
@@ -256,16 +256,16 @@ fn loop_pairs(colouring: &Colouring, limit: usize) -> Vec<((usize, usize), (usiz
 }
 
 /// Windows of `width` units overlapping by half and covering positions `0..=n`.
-fn cover(n: usize, width: usize) -> Vec<Window> {
+fn cover(n: usize, width: usize) -> Vec<EncodedRange> {
     if n <= width {
-        return vec![Window { start: 0, end: n }];
+        return vec![EncodedRange { start: 0, end: n }];
     }
     let stride = (width / 2).max(1);
     let mut out = Vec::new();
     let mut start = 0;
     loop {
         let end = (start + width).min(n);
-        out.push(Window { start, end });
+        out.push(EncodedRange { start, end });
         if end == n {
             return out;
         }
@@ -327,10 +327,10 @@ impl Induction {
 
     /// The next proposals, or `None` once the word is interval-minimal (or, unless the
     /// options finish with windows, once the probe is over).
-    pub(crate) fn next_round(&mut self) -> Option<Round> {
+    pub(crate) fn next_round(&mut self) -> Option<RoundCandidates> {
         let n = self.word.len();
         if n > 0 && !self.known.contains(0, n) {
-            return Some(Round {
+            return Some(RoundCandidates {
                 colouring: None,
                 candidates: vec![self.interval_candidate(0, n, Origin::Span)],
             });
@@ -342,7 +342,7 @@ impl Induction {
             let candidates = self.candidates_from(&colouring, true);
             if !candidates.is_empty() {
                 self.stats.probe_rounds += 1;
-                return Some(Round {
+                return Some(RoundCandidates {
                     colouring: Some(colouring),
                     candidates,
                 });
@@ -356,14 +356,14 @@ impl Induction {
                 let candidates = self.candidates_from(&colouring, false);
                 if !candidates.is_empty() {
                     self.stats.solver_rounds += 1;
-                    return Some(Round {
+                    return Some(RoundCandidates {
                         colouring: Some(colouring),
                         candidates,
                     });
                 }
             }
             Colour::SpanFirst(i, j) => {
-                return Some(Round {
+                return Some(RoundCandidates {
                     colouring: None,
                     candidates: vec![self.interval_candidate(i, j, Origin::Span)],
                 });
@@ -378,7 +378,7 @@ impl Induction {
             !batch.is_empty(),
             "not interval-minimal, so some interval is untested"
         );
-        Some(Round {
+        Some(RoundCandidates {
             colouring: None,
             candidates: batch
                 .into_iter()
@@ -655,7 +655,7 @@ impl Induction {
 
     /// The learned pairs inside `window`, in its coordinates, plus the pairs that keep its
     /// last position apart from positions reading the same symbol.
-    fn window_pairs(&self, window: Window) -> Vec<(u32, u32)> {
+    fn window_pairs(&self, window: EncodedRange) -> Vec<(u32, u32)> {
         let at = |p: usize| (p - window.start) as u32;
         let mut pairs: Vec<(u32, u32)> = self
             .known
@@ -719,7 +719,7 @@ impl Induction {
                 self.stats.sat_time += spent;
                 self.stats.builds += 1;
                 self.stats.max_clauses = self.stats.max_clauses.max(solver.clauses());
-                self.live = Some(WindowSolver { solver, cap_limit });
+                self.live = Some(RangeSolver { solver, cap_limit });
             }
             let budget = self.budget();
             let live = self.live.as_mut().expect("built above");
@@ -758,7 +758,7 @@ impl Induction {
     }
 
     /// The whole word's colouring: the window's colours inside it, a fresh one elsewhere.
-    fn embed(&self, window: Window, inside: &Colouring) -> Colouring {
+    fn embed(&self, window: EncodedRange, inside: &Colouring) -> Colouring {
         let outside = inside.colours() as u32;
         let raw: Vec<u32> = (0..=self.word.len())
             .map(|p| {
@@ -808,9 +808,9 @@ mod tests {
 
     #[test]
     fn windows_overlap_by_half_and_cover_every_position() {
-        assert_eq!(cover(5, 8), vec![Window { start: 0, end: 5 }]);
+        assert_eq!(cover(5, 8), vec![EncodedRange { start: 0, end: 5 }]);
         let windows = cover(20, 8);
-        assert_eq!(windows.first(), Some(&Window { start: 0, end: 8 }));
+        assert_eq!(windows.first(), Some(&EncodedRange { start: 0, end: 8 }));
         assert_eq!(windows.last().map(|w| w.end), Some(20));
         for pair in windows.windows(2) {
             assert_eq!(pair[1].start, pair[0].start + 4);

@@ -44,12 +44,12 @@ pub use verdicts::{VerdictStore, content_key};
 use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
 use crate::report::{EvalStats, Event, Events, Stop};
 use budget::Budget;
-use pool::{Pool, run_confirmed};
+use pool::{Pool, Runs};
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::thread::{Scope, ScopedJoinHandle};
+use std::thread::Scope;
 use std::time::Instant;
 use verdicts::{Known, Verdicts};
 
@@ -107,21 +107,18 @@ impl Meter {
     }
 }
 
-/// A test running on its own thread, and its cancel: the outcome and the runs it made.
-type Background<'s> = (
-    ScopedJoinHandle<'s, (Result<Outcome, OracleError>, u64)>,
-    Cancel,
-);
+/// A test running on its own thread (the one test of its pool), and its cancel.
+type Background<'s, 'e> = (Pool<'s, 'e>, Cancel);
 
 /// A re-run of an accepted result, started beside the next passes (see
 /// [`Evaluator::start_rerun`]) and judged by [`Evaluator::finish_rerun`].
-pub(crate) struct Rerun<'s> {
+pub(crate) struct Rerun<'s, 'e> {
     bytes: Arc<Vec<u8>>,
     key: u128,
-    running: Option<Background<'s>>,
+    running: Option<Background<'s, 'e>>,
 }
 
-impl Rerun<'_> {
+impl Rerun<'_, '_> {
     /// The bytes re-run.
     pub(crate) fn bytes(&self) -> &Arc<Vec<u8>> {
         &self.bytes
@@ -137,6 +134,8 @@ pub struct Evaluator<'o> {
     budget: Budget,
     verdicts: Verdicts<'o>,
     stats: EvalStats,
+    /// Every run of the test, counted by the pools (`stats.oracle_runs` is read from it).
+    runs: Runs,
     events: Events<'o>,
     meter: Meter,
     /// The progress last reported, so an unchanged one is not sent again.
@@ -161,6 +160,7 @@ impl<'o> Evaluator<'o> {
                 ..options
             },
             stats: EvalStats::default(),
+            runs: Runs::default(),
             events: Events::default(),
             meter: Meter::default(),
             reported: None,
@@ -228,14 +228,17 @@ impl<'o> Evaluator<'o> {
 
     /// The counters so far. `speculative_wasted` counts the speculative verdicts dropped so
     /// far; those still kept unused are added by [`Evaluator::final_stats`].
-    pub fn stats(&self) -> &EvalStats {
-        &self.stats
+    pub fn stats(&self) -> EvalStats {
+        EvalStats {
+            oracle_runs: self.runs.get(),
+            ..self.stats.clone()
+        }
     }
 
     /// The counters as a run's report gives them: every speculative verdict that no candidate
     /// has needed so far counts as wasted.
     pub fn final_stats(&self) -> EvalStats {
-        let mut stats = self.stats.clone();
+        let mut stats = self.stats();
         stats.speculative_wasted += self.verdicts.unused_speculative();
         stats
     }
@@ -296,13 +299,12 @@ impl<'o> Evaluator<'o> {
         }
     }
 
-    /// Counts `runs` runs of the test that gave `outcome` (speculative ones too), keeps its
-    /// verdict in the store, and tells the sink.
-    fn ran(&mut self, key: u128, size: usize, outcome: &Outcome, runs: u64) {
-        self.stats.oracle_runs += runs;
+    /// Counts the time of the test that gave `outcome` (a speculative one too; its pool
+    /// counted its runs), keeps its verdict in the store, and tells the sink.
+    fn ran(&mut self, key: u128, size: usize, outcome: &Outcome) {
         self.stats.busy += outcome.duration;
         self.verdicts.remember(key, outcome.verdict);
-        let stats = self.stats.clone();
+        let stats = self.stats();
         self.emit(&Event::Tested {
             verdict: outcome.verdict,
             candidate: key,
@@ -358,19 +360,24 @@ impl<'o> Evaluator<'o> {
         if !self.affordable(self.worst_cost()) {
             return Err(Stop::Budget);
         }
-        let cancel = Cancel::child_of(&self.options.control);
-        let (result, runs) = run_confirmed(self.oracle, bytes, &cancel, self.confirm, false);
-        let outcome = match result {
-            Ok(outcome) => outcome,
-            Err(e) => {
-                self.stats.oracle_runs += runs;
-                return Err(Self::error(e));
-            }
-        };
+        let (result, runs) = self.run_here(bytes, self.confirm);
+        let outcome = result.map_err(Self::error)?;
         // Committed first, so the event's counters include this test.
         self.commit(key, Known::ran(outcome.verdict, runs, false));
-        self.ran(key, bytes.len(), &outcome, runs);
+        self.ran(key, bytes.len(), &outcome);
         Ok(outcome.verdict)
+    }
+
+    /// Runs the test of `bytes` on this thread through a pool of one job (see
+    /// `Pool::here`): its outcome and its runs.
+    fn run_here(&self, bytes: &[u8], confirm: u32) -> (Result<Outcome, OracleError>, u64) {
+        let cancel = Cancel::child_of(&self.options.control);
+        let mut pool = Pool::here(self.oracle, &self.runs);
+        pool.start(Arc::new(bytes.to_vec()), cancel, confirm, false);
+        pool.wait(None)
+            .map_or((Err(OracleError::Cancelled), 0), |done| {
+                (done.result, done.runs)
+            })
     }
 
     /// Runs the oracle once on `bytes`, past the cache, and counts it as a test; the verdict
@@ -386,7 +393,7 @@ impl<'o> Evaluator<'o> {
         &mut self,
         scope: Option<&'s Scope<'s, 'e>>,
         bytes: Arc<Vec<u8>>,
-    ) -> Rerun<'s>
+    ) -> Rerun<'s, 'e>
     where
         'o: 's,
     {
@@ -394,9 +401,9 @@ impl<'o> Evaluator<'o> {
         let kept = self.verdicts.peek_rerun(key).is_some();
         let running = scope.filter(|_| !kept).map(|scope| {
             let cancel = Cancel::child_of(&self.options.control);
-            let (oracle, b, c) = (self.oracle, bytes.clone(), cancel.clone());
-            let handle = scope.spawn(move || run_confirmed(oracle, &b, &c, 0, false));
-            (handle, cancel)
+            let mut pool = Pool::new(scope, self.oracle, &self.runs);
+            pool.start(bytes.clone(), cancel.clone(), 0, false);
+            (pool, cancel)
         });
         Rerun {
             bytes,
@@ -422,11 +429,11 @@ impl<'o> Evaluator<'o> {
         self.abandon(rerun.running);
     }
 
-    fn abandon(&mut self, running: Option<Background<'_>>) {
-        if let Some((handle, cancel)) = running {
+    fn abandon(&mut self, running: Option<Background<'_, '_>>) {
+        if let Some((mut pool, cancel)) = running {
             cancel.cancel();
-            let (_, runs) = handle.join().unwrap_or((Err(OracleError::Cancelled), 0));
-            self.stats.oracle_runs += runs;
+            // Waited for, so its runs are counted.
+            let _ = pool.wait(None);
         }
     }
 
@@ -434,7 +441,7 @@ impl<'o> Evaluator<'o> {
         &mut self,
         bytes: &[u8],
         key: u128,
-        running: Option<Background<'_>>,
+        running: Option<Background<'_, '_>>,
     ) -> Result<Verdict, Stop> {
         if self.options.control.is_stopped() {
             self.abandon(running);
@@ -451,23 +458,15 @@ impl<'o> Evaluator<'o> {
                 (verdict, None)
             }
             None => {
-                let (result, runs) = match running {
-                    Some((handle, _)) => handle.join().unwrap_or((Err(OracleError::Cancelled), 0)),
-                    None => {
-                        let cancel = Cancel::child_of(&self.options.control);
-                        run_confirmed(self.oracle, bytes, &cancel, 0, false)
-                    }
+                let result = match running {
+                    Some((mut pool, _)) => pool
+                        .wait(None)
+                        .map_or(Err(OracleError::Cancelled), |done| done.result),
+                    None => self.run_here(bytes, 0).0,
                 };
-                match result {
-                    Ok(outcome) => {
-                        self.verdicts.remember_rerun(key, nth, outcome.verdict);
-                        (outcome.verdict, Some((outcome, runs)))
-                    }
-                    Err(e) => {
-                        self.stats.oracle_runs += runs;
-                        return Err(Self::error(e));
-                    }
-                }
+                let outcome = result.map_err(Self::error)?;
+                self.verdicts.remember_rerun(key, nth, outcome.verdict);
+                (outcome.verdict, Some(outcome))
             }
         };
         self.stats.speculative_wasted += self.verdicts.forget(key);
@@ -479,8 +478,8 @@ impl<'o> Evaluator<'o> {
             speculative: false,
         };
         self.commit(key, known);
-        if let Some((outcome, runs)) = ran {
-            self.ran(key, bytes.len(), &outcome, runs);
+        if let Some(outcome) = ran {
+            self.ran(key, bytes.len(), &outcome);
         }
         Ok(verdict)
     }
@@ -542,11 +541,11 @@ impl<'o> Evaluator<'o> {
             return Err(Stop::Budget);
         }
         let (oracle, jobs, control) = (self.oracle, self.options.jobs, &self.options.control);
+        let runs = &self.runs;
         let shared = Arc::new(bytes.to_vec());
-        let mut results: Vec<Option<(Result<Outcome, OracleError>, u64)>> =
-            (0..n).map(|_| None).collect();
+        let mut results: Vec<Option<Result<Outcome, OracleError>>> = (0..n).map(|_| None).collect();
         std::thread::scope(|scope| {
-            let mut pool = Pool::new(scope, oracle);
+            let mut pool = Pool::new(scope, oracle, runs);
             let mut order = Vec::with_capacity(n);
             while order.len() < n || pool.running() > 0 {
                 while order.len() < n && pool.running() < jobs {
@@ -557,23 +556,22 @@ impl<'o> Evaluator<'o> {
                         .iter()
                         .position(|&s| s == done.seq)
                         .expect("a run of ours");
-                    results[k] = Some((done.result, done.runs));
+                    results[k] = Some(done.result);
                 }
             }
         });
         let key = content_key(bytes);
         let mut outcomes = Vec::with_capacity(n);
         let mut error = None;
-        for (result, runs) in results.into_iter().flatten() {
+        for result in results.into_iter().flatten() {
             match result {
                 Ok(outcome) if error.is_none() => {
                     self.commit(key, Known::ran(outcome.verdict, 1, false));
-                    self.ran(key, bytes.len(), &outcome, runs);
+                    self.ran(key, bytes.len(), &outcome);
                     outcomes.push(outcome);
                 }
-                Ok(_) => self.stats.oracle_runs += runs,
+                Ok(_) => {}
                 Err(e) => {
-                    self.stats.oracle_runs += runs;
                     error.get_or_insert(Self::error(e));
                 }
             }

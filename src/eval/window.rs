@@ -74,9 +74,9 @@ impl<'o> Evaluator<'o> {
         &mut self,
         next: &mut dyn FnMut() -> Option<(Vec<u8>, T)>,
     ) -> Result<Option<(Vec<u8>, T)>, Stop> {
-        let oracle = self.oracle;
+        let (oracle, runs) = (self.oracle, self.runs.clone());
         std::thread::scope(|scope| {
-            let mut pool = Pool::new(scope, oracle);
+            let mut pool = Pool::new(scope, oracle, &runs);
             let mut window = Window {
                 pending: VecDeque::new(),
                 bytes: 0,
@@ -265,7 +265,7 @@ impl<'o> Evaluator<'o> {
     fn ghost_done(&mut self, ghost: Ghost, done: Done) -> Result<(), Stop> {
         match done.result {
             Ok(outcome) => {
-                self.ran(ghost.key, ghost.size, &outcome, done.runs);
+                self.ran(ghost.key, ghost.size, &outcome);
                 let known = Known::ran(outcome.verdict, done.runs, true);
                 if !self.verdicts.keep_spare(ghost.key, known) {
                     self.stats.speculative_wasted += 1;
@@ -274,12 +274,10 @@ impl<'o> Evaluator<'o> {
             }
             // A stop from outside cancels the pass's own tests too.
             Err(OracleError::Cancelled) => {
-                self.stats.oracle_runs += done.runs;
                 self.stats.speculative_wasted += 1;
                 Ok(())
             }
             Err(e) => {
-                self.stats.oracle_runs += done.runs;
                 self.stats.speculative_wasted += 1;
                 Err(Self::error(e))
             }
@@ -298,13 +296,12 @@ impl<'o> Evaluator<'o> {
         match done.result {
             Ok(outcome) => {
                 let (key, size) = (window.pending[k].key, window.pending[k].bytes.len());
-                self.ran(key, size, &outcome, done.runs);
+                self.ran(key, size, &outcome);
                 let known = Known::ran(outcome.verdict, done.runs, speculative);
                 window.pending[k].state = State::Known(known);
                 Ok(())
             }
             Err(e) => {
-                self.stats.oracle_runs += done.runs;
                 self.stats.speculative_wasted += u64::from(speculative);
                 window.pending[k].state = State::Queued;
                 Err(e)
@@ -334,7 +331,6 @@ impl<'o> Evaluator<'o> {
                 continue;
             }
             let Some((k, speculative)) = window.running(done.seq) else {
-                self.stats.oracle_runs += done.runs;
                 continue;
             };
             if let Err(e @ OracleError::Setup(_)) = self.settle(window, k, speculative, done) {
