@@ -39,58 +39,25 @@
 //! and test them in one sweep; LengthAware sweeps too, over the records of the layout it
 //! infers.
 
-mod chunks;
-mod comments;
-mod constructs;
-mod dead;
-mod dfa;
-mod expressions;
-mod files;
+mod binary;
+mod directories;
 mod gate;
-mod hoist;
-mod hollow;
-mod indent;
-mod integers;
-mod intervals;
-mod literals;
-mod lower;
-mod partition;
+mod indented;
 mod patch;
-mod records;
-mod rename;
-mod roots;
-mod siblings;
-mod spaces;
-mod squeeze;
-mod tree;
-mod types;
-mod units;
+mod statements;
+mod text;
 
-pub use chunks::TopChunks;
-pub use comments::{StripComments, strip_comments};
-pub use constructs::Constructs;
-pub use dead::DeadDeclarations;
-pub use dfa::DfaPass;
-pub use expressions::Expressions;
-pub use files::{FilesBypass, FilesDelete, FilesEach, FilesHoist};
+pub use binary::{LengthAware, LowerBytes};
+pub use directories::{FilesBypass, FilesDelete, FilesEach, FilesHoist};
 pub use gate::{Gated, Needs};
-pub use hoist::Hoist;
-pub use hollow::Hollow;
-pub use indent::IndentBlocks;
-pub use integers::Integers;
-pub use intervals::ShortIntervals;
-pub use literals::ShortenLiterals;
-pub use lower::LowerBytes;
-pub use partition::Partition;
-pub use records::LengthAware;
-pub use rename::{Round, ShortenIdentifiers};
-pub use roots::RootForms;
-pub use siblings::SiblingRuns;
-pub use spaces::{SqueezeLines, SqueezeSpaces, drop_spaces, join_lines};
-pub use squeeze::{SqueezeWhitespace, squeeze};
-pub use tree::{TreePass, TreeStrategy};
-pub use types::BuiltinTypes;
-pub use units::UnitPass;
+pub use indented::IndentBlocks;
+pub use statements::{BuiltinTypes, Constructs, DeadDeclarations, RootForms, TopChunks};
+pub use text::{
+    DfaPass, Expressions, Hoist, Hollow, Integers, Partition, Round, ShortIntervals,
+    ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeLines, SqueezeSpaces,
+    SqueezeWhitespace, StripComments, TreePass, TreeStrategy, UnitPass, drop_spaces, join_lines,
+    squeeze, strip_comments,
+};
 
 /// `bytes` without the byte ranges `ranges` (in order, not overlapping): the candidate of a
 /// pass that deletes several stretches at once.

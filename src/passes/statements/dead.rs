@@ -39,11 +39,11 @@
 //! the finer passes take them.
 
 use super::chunks::{Form, forms, spans};
-use super::without_ranges;
 use crate::driver::Driver;
 use crate::eval::content_key;
 use crate::kind::is_text;
 use crate::lex::Class;
+use crate::passes::without_ranges;
 use crate::report::Stop;
 use crate::schedule::Pass;
 use std::collections::{HashMap, HashSet};

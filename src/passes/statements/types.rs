@@ -33,9 +33,9 @@
 //! candidate then costs a test only if it makes the input smaller). A candidate that failed is
 //! not proposed again by the same pass.
 
-use super::rename::is_reserved;
 use crate::driver::Driver;
 use crate::lex::{Class, Lexeme, lex};
+use crate::passes::text::rename::is_reserved;
 use crate::report::Stop;
 use crate::schedule::Pass;
 use std::collections::{BTreeMap, BTreeSet};

@@ -29,10 +29,10 @@
 //! lines of the program's own code are left to the line passes.
 
 use super::dead::{DeadDeclarations, Rate, cut, nameless_forms};
-use super::without_ranges;
 use crate::driver::Driver;
 use crate::eval::content_key;
 use crate::kind::is_text;
+use crate::passes::without_ranges;
 use crate::report::Stop;
 use crate::schedule::Pass;
 use std::collections::HashSet;

@@ -26,9 +26,9 @@
 //! space-indented header may mix them. Lines continued inside brackets are not told apart
 //! from a deeper block.
 
-use super::patch::{Cut, Patch, SweepPass};
 use crate::driver::Driver;
 use crate::lex::{Class, lex};
+use crate::passes::patch::{Cut, Patch, SweepPass};
 
 /// Deletes and dedents indented blocks; see the module doc.
 #[derive(Clone, Copy, Debug, Default)]

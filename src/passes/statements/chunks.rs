@@ -44,10 +44,10 @@
 //! On an input below `min_bytes` the pass does nothing; the finer passes take over there.
 
 use super::dead::class_members;
-use super::without_ranges;
 use crate::driver::Driver;
 use crate::kind::is_text;
 use crate::lex::{Class, closer_of};
+use crate::passes::without_ranges;
 use crate::report::Stop;
 use crate::schedule::Pass;
 use std::collections::HashSet;
