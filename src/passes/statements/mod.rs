@@ -4,6 +4,7 @@
 mod chunks;
 mod constructs;
 mod dead;
+mod declarations;
 mod roots;
 mod types;
 

@@ -31,7 +31,7 @@ use crate::driver::{Driver, Witness};
 use crate::idset::IdSet;
 use crate::kind::Kind;
 use crate::lex::{Class, lexemes};
-use crate::passes::without_ranges;
+use crate::passes::patch::without_ranges;
 use crate::policy::{BinarySplit, Policy};
 use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
