@@ -239,10 +239,16 @@ impl Pairing {
 /// with a matching one at the same nesting. Unpaired brackets (a `)` with no opener, or an
 /// opener whose closer never comes) have none; literals and comments hide what is in them.
 pub fn pair_brackets(lexemes: &[Lexeme]) -> Vec<Option<usize>> {
-    let mut partner = vec![None; lexemes.len()];
+    pair_classes(lexemes.iter().map(|l| l.class))
+}
+
+/// [`pair_brackets`] over the classes of any run of lexemes (those of one declaration with its
+/// spaces and comments left out, say): the same rule, partners by position in the run.
+pub fn pair_classes(classes: impl ExactSizeIterator<Item = Class>) -> Vec<Option<usize>> {
+    let mut partner = vec![None; classes.len()];
     let mut pairing = Pairing::default();
-    for (i, lx) in lexemes.iter().enumerate() {
-        if let Bracket::Close(open) = pairing.feed(lx.class, i) {
+    for (i, class) in classes.enumerate() {
+        if let Bracket::Close(open) = pairing.feed(class, i) {
             partner[open] = Some(i);
             partner[i] = Some(open);
         }

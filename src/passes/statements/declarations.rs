@@ -19,7 +19,7 @@
 //! nothing.
 
 use crate::eval::content_key;
-use crate::lex::{Class, is_space, lexemes};
+use crate::lex::{Class, is_space, lexemes, pair_classes};
 use crate::tree::{Form, forms};
 
 /// A lexeme of a form's head that is not space or a comment.
@@ -140,8 +140,9 @@ fn name_word<'a>(t: &Tok<'a>) -> Option<&'a [u8]> {
 
 /// The top of a declaration: the indices of `toks` outside every bracket group and every
 /// template argument list, each group standing as its opening bracket (the argument lists of
-/// `name<..>` are left out). Stops at an argument list that does not close.
-fn top(toks: &[Tok]) -> Vec<usize> {
+/// `name<..>` are left out). Stops at an argument list that does not close. `partner` pairs
+/// the brackets of `toks` ([`pair_classes`]).
+fn top(toks: &[Tok], partner: &[Option<usize>]) -> Vec<usize> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -149,14 +150,14 @@ fn top(toks: &[Tok]) -> Vec<usize> {
         match t.class {
             Class::Punct(b'(' | b'[' | b'{') => {
                 out.push(i);
-                i = close_of(toks, i);
+                i = close_of(partner, i);
             }
             Class::Punct(b'<')
                 if out.last().is_some_and(|&p| {
                     toks[p].class == Class::Word && toks[p].text != b"operator"
                 }) =>
             {
-                match angles_end(toks, i) {
+                match angles_end(toks, partner, i) {
                     Some(end) => i = end,
                     None => break,
                 }
@@ -170,34 +171,30 @@ fn top(toks: &[Tok]) -> Vec<usize> {
     out
 }
 
-/// The index after the group opened at `open`, or the end.
-fn close_of(toks: &[Tok], open: usize) -> usize {
-    let mut depth = 0usize;
-    for (j, t) in toks.iter().enumerate().skip(open) {
-        match t.class {
-            Class::Punct(b'(' | b'[' | b'{') => depth += 1,
-            Class::Punct(b')' | b']' | b'}') => {
-                depth -= 1;
-                if depth == 0 {
-                    return j + 1;
-                }
-            }
-            _ => {}
-        }
-    }
-    toks.len()
+/// The index after the group opened at `open`: past its closing bracket, or the end when it
+/// does not close.
+fn close_of(partner: &[Option<usize>], open: usize) -> usize {
+    partner[open].map_or(partner.len(), |p| p + 1)
 }
 
-/// The index after the `>` closing the argument list opened at `open`, if it closes.
-fn angles_end(toks: &[Tok], open: usize) -> Option<usize> {
-    let (mut angles, mut depth) = (0usize, 0usize);
-    for (j, t) in toks.iter().enumerate().skip(open) {
-        match t.class {
-            Class::Punct(b'(' | b'[' | b'{') => depth += 1,
-            Class::Punct(b')' | b']' | b'}') => depth = depth.checked_sub(1)?,
-            Class::Punct(b';') => return None,
-            Class::Punct(b'<') if depth == 0 => angles += 1,
-            Class::Punct(b'>') if depth == 0 => {
+/// The index after the `>` closing the argument list opened at `open`, if it closes before
+/// any `;` and before the closing bracket of a group around it.
+fn angles_end(toks: &[Tok], partner: &[Option<usize>], open: usize) -> Option<usize> {
+    let mut angles = 0usize;
+    let mut j = open;
+    while j < toks.len() {
+        match toks[j].class {
+            Class::Punct(b'(' | b'[' | b'{') => {
+                let end = close_of(partner, j);
+                if toks[j..end].iter().any(|t| is_punct(t, b';')) {
+                    return None;
+                }
+                j = end;
+                continue;
+            }
+            Class::Punct(b')' | b']' | b'}' | b';') => return None,
+            Class::Punct(b'<') => angles += 1,
+            Class::Punct(b'>') => {
                 angles -= 1;
                 if angles == 0 {
                     return Some(j + 1);
@@ -205,6 +202,7 @@ fn angles_end(toks: &[Tok], open: usize) -> Option<usize> {
             }
             _ => {}
         }
+        j += 1;
     }
     None
 }
@@ -230,7 +228,8 @@ fn declared<'a>(toks: &[Tok<'a>]) -> Declared<'a> {
     {
         return out;
     }
-    let z = top(toks);
+    let partner = pair_classes(toks.iter().map(|t| t.class));
+    let z = top(toks, &partner);
     if z.iter().any(|&i| is_word(&toks[i], b"operator")) {
         return out;
     }
@@ -240,7 +239,11 @@ fn declared<'a>(toks: &[Tok<'a>]) -> Declared<'a> {
     if first.class != Class::Word {
         return out;
     }
-    let head = Head { toks, z };
+    let head = Head {
+        toks,
+        partner: &partner,
+        z,
+    };
     let brace = head.find(b'{');
     let paren = head.find(b'(');
     match first.text {
@@ -293,6 +296,7 @@ fn leading_end(toks: &[Tok], z: &[usize]) -> usize {
 /// ([`top`]), the first one the word that says what it declares.
 struct Head<'t, 'a> {
     toks: &'t [Tok<'a>],
+    partner: &'t [Option<usize>],
     z: &'t [usize],
 }
 
@@ -379,7 +383,7 @@ impl<'a> Head<'_, 'a> {
     /// when the body closes.
     fn body(&self, b: usize) -> Option<(usize, usize)> {
         let toks = self.toks;
-        let close = close_of(toks, self.z[b]) - 1;
+        let close = close_of(self.partner, self.z[b]) - 1;
         is_punct(&toks[close], b'}').then(|| (toks[self.z[b]].at, toks[close].at))
     }
 
@@ -388,14 +392,16 @@ impl<'a> Head<'_, 'a> {
     fn enumerators(&self, b: usize) -> Vec<&'a [u8]> {
         let toks = self.toks;
         let open = self.z[b];
-        let close = close_of(toks, open) - 1;
+        let close = close_of(self.partner, open) - 1;
         let mut names = Vec::new();
-        let mut depth = 0usize;
-        for j in open + 1..close {
+        let mut j = open + 1;
+        while j < close {
             match toks[j].class {
-                Class::Punct(b'(' | b'[' | b'{') => depth += 1,
-                Class::Punct(b')' | b']' | b'}') => depth = depth.saturating_sub(1),
-                Class::Word if depth == 0 => {
+                Class::Punct(b'(' | b'[' | b'{') => {
+                    j = close_of(self.partner, j);
+                    continue;
+                }
+                Class::Word => {
                     let next = &toks[j + 1];
                     if j + 1 == close || is_punct(next, b'=') || is_punct(next, b',') {
                         names.extend(name_word(&toks[j]));
@@ -403,6 +409,7 @@ impl<'a> Head<'_, 'a> {
                 }
                 _ => {}
             }
+            j += 1;
         }
         names
     }
