@@ -388,6 +388,20 @@ mod tests {
 
     proptest! {
         #[test]
+        fn the_streamed_pairs_are_the_pairs_of_the_lexemes(
+            input in proptest::collection::vec(proptest::sample::select(b"a (){}[]\"/*'\n".to_vec()), 0..300)
+        ) {
+            let lexemes = lex(&input);
+            let partner = pair_brackets(&lexemes);
+            let mut pairs: Vec<(u32, u32)> = (0..lexemes.len())
+                .filter_map(|i| partner[i].filter(|&p| p > i).map(|p| (i, p)))
+                .map(|(i, p)| (lexemes[i].start as u32, lexemes[p].start as u32))
+                .collect();
+            pairs.sort_unstable();
+            prop_assert_eq!(bracket_pairs(&input), pairs);
+        }
+
+        #[test]
         fn lexemes_tile_any_input(input in proptest::collection::vec(any::<u8>(), 0..400)) {
             let lexemes = lex(&input);
             let mut at = 0;

@@ -38,6 +38,12 @@
 //! the input as the pass found it, most on the groups of the best's shared [`crate::Nesting`],
 //! and test them in one sweep; LengthAware sweeps too, over the records of the layout it
 //! infers.
+//!
+//! The passes live in a folder per what they serve: `text/` any text (the splits, the tree and
+//! the DFA take bytes too), `statements/` statement code, `indented/` indented code,
+//! `directories/` directory trees, `binary/` binary input. They read the shape of an input from
+//! one place: the lexer and its bracket pairing (`lex.rs`), the best's
+//! [`crate::Nesting`], and on inputs too large for it the forms of `tree/forms.rs`.
 
 mod binary;
 mod directories;

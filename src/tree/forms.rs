@@ -398,3 +398,86 @@ pub(crate) fn spans(input: &[u8], forms: &[Form], a: usize, b: usize) -> Vec<(us
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The forms' texts, groups of more than `open` bytes opened.
+    fn texts_opening(input: &[u8], open: usize) -> Vec<String> {
+        forms(input, open)
+            .iter()
+            .map(|f| String::from_utf8_lossy(&input[f.start as usize..f.end as usize]).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn declarations_blocks_and_directives_are_forms() {
+        let input = b"#pragma once\nstruct S {\n  int x;\n};\nint f(int a)\n{\n  return a;\n}\nint y = 1, z;\n";
+        let got = texts_opening(input, usize::MAX);
+        assert_eq!(
+            got,
+            [
+                "#pragma once",
+                "struct S {\n  int x;\n};",
+                "int f(int a)\n{\n  return a;\n}",
+                "int y = 1, z;"
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_and_comma_items_are_forms() {
+        assert_eq!(
+            texts_opening(b"a b\nc\n\nd e f\n", 0),
+            ["a b", "c", "d e f"]
+        );
+        assert_eq!(texts_opening(b"1, 2,\n3", 0), ["1,", "2,", "3"]);
+    }
+
+    #[test]
+    fn namespace_and_linkage_blocks_are_opened_whatever_their_size() {
+        let input = b"namespace a __attribute__ ((__visibility__ (\"default\"))) {\nint v0;\nint v1;\n}\nextern \"C\" {\nint w;\n}\nextern \"C\" int f(int) { return 0; }\nstruct S { int x; };\n";
+        let got = texts_opening(input, usize::MAX);
+        assert_eq!(
+            got,
+            [
+                "int v0;",
+                "int v1;",
+                "int w;",
+                "extern \"C\" int f(int) { return 0; }",
+                "struct S { int x; };"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_namespace_of_function_definitions_is_not_cut_at_commas() {
+        // No `;` directly inside the block: its forms still end at the blocks, not at the
+        // commas of template heads and argument lists.
+        let input = b"int x;\nnamespace std __attribute__ ((__visibility__ (\"default\")))\n{\n  template<typename _Tp, typename _Alloc>\n    void\n    vector<_Tp, _Alloc>::\n    reserve(size_type __n)\n    {}\n  template<typename _Alloc>\n    bool\n    vector<bool, _Alloc>::\n    _M_shrink_to_fit()\n    {}\n}\n";
+        let got = texts_opening(input, usize::MAX);
+        assert_eq!(
+            got,
+            [
+                "int x;",
+                "template<typename _Tp, typename _Alloc>\n    void\n    vector<_Tp, _Alloc>::\n    reserve(size_type __n)\n    {}",
+                "template<typename _Alloc>\n    bool\n    vector<bool, _Alloc>::\n    _M_shrink_to_fit()\n    {}"
+            ]
+        );
+        // A JSON object's items are still cut at their commas.
+        assert_eq!(
+            texts_opening(b"{\"a\": [1, 2], \"b\": 2}", 12),
+            ["\"a\": [1, 2],", "\"b\": 2"]
+        );
+    }
+
+    #[test]
+    fn binary_input_is_cut_into_blocks() {
+        let input: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+        let f = forms(&input, usize::MAX);
+        assert_eq!(f.len(), 157);
+        assert!(f.iter().all(|x| x.end - x.start <= 64));
+        assert_eq!(f.last().unwrap().end as usize, input.len());
+    }
+}

@@ -40,6 +40,10 @@
 //! assert!(tree.liveness(&kept).live(calls[0]) && !tree.liveness(&kept).live(calls[1]));
 //! ```
 //!
+//! Beside the tree: [`Nesting`] (`nesting.rs`), the one model of an input's nesting the sweeps
+//! and the tree inference read, and the top-level forms (`forms.rs`) the chunk passes cut by a
+//! streaming walk on inputs too large for it.
+//!
 //! Limits: node and unit ids are `u32`; every node but a token has at least one child, so every
 //! leaf is a unit. Per configuration, [`Tree::liveness`] costs one pass over the nodes and the
 //! bridges cost a binary search over the configuration's runs per node they touch.

@@ -238,6 +238,21 @@ mod tests {
     }
 
     #[test]
+    fn a_line_inside_brackets_is_no_header() {
+        // The second line closes the call the first opened, the third opens one that closes
+        // on the next line: neither colon is outside brackets on its own line.
+        let input = b"x = f(a,\n    b): 1\nd = {k: g(\n  2)}: 3\ne = [1]: 4\n";
+        let heads: Vec<Vec<u8>> = inline_headers(input, &lines(input))
+            .iter()
+            .map(|p| applied(input, p))
+            .collect();
+        assert_eq!(
+            heads,
+            [b"x = f(a,\n    b): 1\nd = {k: g(\n  2)}: 3\n4\n".to_vec()]
+        );
+    }
+
+    #[test]
     fn flat_text_has_no_blocks() {
         assert!(candidates(b"a\nb\n\nc").is_empty());
         assert!(candidates(b"").is_empty());
