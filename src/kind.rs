@@ -20,7 +20,7 @@
 //! Limits: the extension list holds the common languages and formats only; the content rules
 //! are heuristics on bytes (statement code is told by its `;` and `{}`, not parsed).
 
-use crate::lex::{Class, lexemes};
+use crate::lex::{Bracket, Class, bracket_scan, lexemes};
 
 macro_rules! kinds {
     ($($(#[$attr:meta])* $variant:ident = $name:literal, $what:literal, [$($ext:literal),*];)*) => {
@@ -254,7 +254,8 @@ fn is_statement_code(input: &[u8]) -> bool {
 /// be read as one record a line.
 pub const LINE_RECORDS_MIN_LINES: usize = 8;
 
-/// The brackets of a text, outside comments and literals, read once to tell its kind.
+/// The brackets of a text, outside comments and literals, paired as the nesting pairs them
+/// ([`bracket_scan`]), read once to tell its kind.
 struct BracketShape {
     /// Top-level groups that closed.
     groups: usize,
@@ -264,26 +265,14 @@ struct BracketShape {
 
 impl BracketShape {
     fn of(input: &[u8]) -> BracketShape {
-        let mut open: Vec<u8> = Vec::new();
         let mut shape = BracketShape {
             groups: 0,
             across_lines: false,
         };
-        for lexeme in lexemes(input) {
-            match lexeme.class {
-                Class::Punct(b @ (b'(' | b'[' | b'{')) => open.push(b),
-                Class::Punct(b @ (b')' | b']' | b'}')) => {
-                    let opener = match b {
-                        b')' => b'(',
-                        b']' => b'[',
-                        _ => b'{',
-                    };
-                    if open.last() == Some(&opener) {
-                        open.pop();
-                        shape.groups += usize::from(open.is_empty());
-                    }
-                }
-                _ if !open.is_empty() && input[lexeme.start..lexeme.end].contains(&b'\n') => {
+        for (lexeme, bracket, open) in bracket_scan(input) {
+            match bracket {
+                Bracket::Close(_) => shape.groups += usize::from(open == 0),
+                Bracket::Other if open > 0 && input[lexeme.start..lexeme.end].contains(&b'\n') => {
                     shape.across_lines = true;
                 }
                 _ => {}

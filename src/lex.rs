@@ -195,27 +195,95 @@ pub fn closer_of(open: u8) -> Option<u8> {
     }
 }
 
+/// What a lexeme is to the bracket pairing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bracket {
+    /// An opening bracket (whether it pairs is known only when its closer comes).
+    Open,
+    /// A closing bracket that pairs with the opening one at `0` (the opener's index in
+    /// [`pair_brackets`], its byte offset in [`bracket_scan`]).
+    Close(usize),
+    /// Any other lexeme, a closing bracket that pairs with nothing included.
+    Other,
+}
+
+/// The one rule by which brackets pair, fed one lexeme at a time: an opening bracket waits on
+/// a stack; a closing one pairs with the opener on top when it matches it, and is left
+/// unpaired otherwise (the stack stays as it was).
+#[derive(Default)]
+struct Pairing {
+    /// The openers waiting for their closer: the bracket and its id.
+    open: Vec<(u8, usize)>,
+}
+
+impl Pairing {
+    fn feed(&mut self, class: Class, id: usize) -> Bracket {
+        let Class::Punct(b) = class else {
+            return Bracket::Other;
+        };
+        if closer_of(b).is_some() {
+            self.open.push((b, id));
+            return Bracket::Open;
+        }
+        match self.open.last() {
+            Some(&(o, at)) if closer_of(o) == Some(b) => {
+                self.open.pop();
+                Bracket::Close(at)
+            }
+            _ => Bracket::Other,
+        }
+    }
+}
+
 /// Pairs brackets: for each lexeme, the index of its partner if it is a bracket that pairs
 /// with a matching one at the same nesting. Unpaired brackets (a `)` with no opener, or an
 /// opener whose closer never comes) have none; literals and comments hide what is in them.
 pub fn pair_brackets(lexemes: &[Lexeme]) -> Vec<Option<usize>> {
-    let mut partner = vec![None; lexemes.len()];
-    let mut stack: Vec<usize> = Vec::new();
-    for (i, lx) in lexemes.iter().enumerate() {
-        let Class::Punct(b) = lx.class else { continue };
-        if closer_of(b).is_some() {
-            stack.push(i);
-        } else if matches!(b, b')' | b']' | b'}')
-            && let Some(&open) = stack.last()
-            && let Class::Punct(o) = lexemes[open].class
-            && closer_of(o) == Some(b)
-        {
-            stack.pop();
+    pair_classes(lexemes.iter().map(|l| l.class))
+}
+
+/// [`pair_brackets`] over the classes of any run of lexemes (those of one declaration with its
+/// spaces and comments left out, say): the same rule, partners by position in the run.
+pub fn pair_classes(classes: impl ExactSizeIterator<Item = Class>) -> Vec<Option<usize>> {
+    let mut partner = vec![None; classes.len()];
+    let mut pairing = Pairing::default();
+    for (i, class) in classes.enumerate() {
+        if let Bracket::Close(open) = pairing.feed(class, i) {
             partner[open] = Some(i);
             partner[i] = Some(open);
         }
     }
     partner
+}
+
+/// The lexemes of `input` one at a time with what each is to the bracket pairing (the rule of
+/// [`pair_brackets`], a closer naming its opener by byte offset) and how many opening
+/// brackets stand open around it after it (unpaired ones included).
+///
+/// This is the streaming form of [`pair_brackets`] for scans of inputs of any size: it keeps
+/// only the open brackets, not every lexeme, so the chunk passes (on inputs far above
+/// [`crate::Nesting::MAX_BYTES`], which reads them as flat) and the kind of an original read
+/// the same pairs as the nesting does, in memory bounded by what the scan keeps.
+pub fn bracket_scan(input: &[u8]) -> impl Iterator<Item = (Lexeme, Bracket, usize)> + '_ {
+    let mut pairing = Pairing::default();
+    lexemes(input).map(move |l| {
+        let bracket = pairing.feed(l.class, l.start);
+        (l, bracket, pairing.open.len())
+    })
+}
+
+/// Every bracket pair of `input` as [`pair_brackets`] pairs them: (where the opening bracket
+/// starts, where the closing one starts), sorted. Streams ([`bracket_scan`]): 8 bytes per pair
+/// instead of every lexeme on a large input. Offsets are u32: for inputs below 4 GiB.
+pub fn bracket_pairs(input: &[u8]) -> Vec<(u32, u32)> {
+    let mut pairs: Vec<(u32, u32)> = bracket_scan(input)
+        .filter_map(|(l, bracket, _)| match bracket {
+            Bracket::Close(open) => Some((open as u32, l.start as u32)),
+            _ => None,
+        })
+        .collect();
+    pairs.sort_unstable();
+    pairs
 }
 
 #[cfg(test)]
@@ -293,7 +361,46 @@ mod tests {
         assert_eq!(partner[13], None);
     }
 
+    #[test]
+    fn the_streaming_scan_pairs_as_the_lexemes_do() {
+        let input = b"f(a[1], \")\") ) { g({x}\n, y] }";
+        let lexemes = lex(input);
+        let partner = pair_brackets(&lexemes);
+        let mut from_lexemes: Vec<(u32, u32)> = (0..lexemes.len())
+            .filter_map(|i| partner[i].filter(|&p| p > i).map(|p| (i, p)))
+            .map(|(i, p)| (lexemes[i].start as u32, lexemes[p].start as u32))
+            .collect();
+        from_lexemes.sort_unstable();
+        assert_eq!(bracket_pairs(input), from_lexemes);
+        // The `{` and `(` left open stay around what follows them; `]` and `}` meet the `(` on top
+        // and pair with nothing.
+        let depths: Vec<(u8, Bracket, usize)> = bracket_scan(input)
+            .filter(|(l, ..)| l.class != Class::Space)
+            .map(|(l, b, d)| (input[l.start], b, d))
+            .skip(10)
+            .collect();
+        assert_eq!(depths[0], (b'{', Bracket::Open, 1));
+        assert_eq!(depths[3], (b'{', Bracket::Open, 3));
+        assert_eq!(depths[5], (b'}', Bracket::Close(19), 2));
+        assert_eq!(depths[8], (b']', Bracket::Other, 2));
+        assert_eq!(depths[9], (b'}', Bracket::Other, 2));
+    }
+
     proptest! {
+        #[test]
+        fn the_streamed_pairs_are_the_pairs_of_the_lexemes(
+            input in proptest::collection::vec(proptest::sample::select(b"a (){}[]\"/*'\n".to_vec()), 0..300)
+        ) {
+            let lexemes = lex(&input);
+            let partner = pair_brackets(&lexemes);
+            let mut pairs: Vec<(u32, u32)> = (0..lexemes.len())
+                .filter_map(|i| partner[i].filter(|&p| p > i).map(|p| (i, p)))
+                .map(|(i, p)| (lexemes[i].start as u32, lexemes[p].start as u32))
+                .collect();
+            pairs.sort_unstable();
+            prop_assert_eq!(bracket_pairs(&input), pairs);
+        }
+
         #[test]
         fn lexemes_tile_any_input(input in proptest::collection::vec(any::<u8>(), 0..400)) {
             let lexemes = lex(&input);

@@ -38,69 +38,29 @@
 //! the input as the pass found it, most on the groups of the best's shared [`crate::Nesting`],
 //! and test them in one sweep; LengthAware sweeps too, over the records of the layout it
 //! infers.
+//!
+//! The passes live in a folder per what they serve: `text/` any text (the splits, the tree and
+//! the DFA take bytes too), `statements/` statement code, `indented/` indented code,
+//! `directories/` directory trees, `binary/` binary input. They read the shape of an input from
+//! one place: the lexer and its bracket pairing (`lex.rs`), the best's
+//! [`crate::Nesting`], and on inputs too large for it the forms of `tree/forms.rs`.
 
-mod chunks;
-mod comments;
-mod constructs;
-mod dead;
-mod dfa;
-mod expressions;
-mod files;
+mod binary;
+mod directories;
 mod gate;
-mod hoist;
-mod hollow;
-mod indent;
-mod integers;
-mod intervals;
-mod literals;
-mod lower;
-mod partition;
+mod indented;
 mod patch;
-mod records;
-mod rename;
-mod roots;
-mod siblings;
-mod spaces;
-mod squeeze;
-mod tree;
-mod types;
-mod units;
+mod statements;
+mod text;
 
-pub use chunks::TopChunks;
-pub use comments::{StripComments, strip_comments};
-pub use constructs::Constructs;
-pub use dead::DeadDeclarations;
-pub use dfa::DfaPass;
-pub use expressions::Expressions;
-pub use files::{FilesBypass, FilesDelete, FilesEach, FilesHoist};
+pub use binary::{LengthAware, LowerBytes};
+pub use directories::{FilesBypass, FilesDelete, FilesEach, FilesHoist};
 pub use gate::{Gated, Needs};
-pub use hoist::Hoist;
-pub use hollow::Hollow;
-pub use indent::IndentBlocks;
-pub use integers::Integers;
-pub use intervals::ShortIntervals;
-pub use literals::ShortenLiterals;
-pub use lower::LowerBytes;
-pub use partition::Partition;
-pub use records::LengthAware;
-pub use rename::{Round, ShortenIdentifiers};
-pub use roots::RootForms;
-pub use siblings::SiblingRuns;
-pub use spaces::{SqueezeLines, SqueezeSpaces, drop_spaces, join_lines};
-pub use squeeze::{SqueezeWhitespace, squeeze};
-pub use tree::{TreePass, TreeStrategy};
-pub use types::BuiltinTypes;
-pub use units::UnitPass;
-
-/// `bytes` without the byte ranges `ranges` (in order, not overlapping): the candidate of a
-/// pass that deletes several stretches at once.
-pub(crate) fn without_ranges(bytes: &[u8], ranges: &[(usize, usize)]) -> Vec<u8> {
-    let mut kept = Vec::with_capacity(bytes.len());
-    let mut from = 0;
-    for &(start, end) in ranges {
-        kept.extend_from_slice(&bytes[from..start]);
-        from = end;
-    }
-    kept.extend_from_slice(&bytes[from..]);
-    kept
-}
+pub use indented::IndentBlocks;
+pub use statements::{BuiltinTypes, Constructs, DeadDeclarations, RootForms, TopChunks};
+pub use text::{
+    DfaPass, Expressions, Hoist, Hollow, Integers, Partition, Round, ShortIntervals,
+    ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeLines, SqueezeSpaces,
+    SqueezeWhitespace, StripComments, TreePass, TreeStrategy, UnitPass, drop_spaces, join_lines,
+    squeeze, strip_comments,
+};

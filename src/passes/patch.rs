@@ -557,6 +557,19 @@ fn sweep_batched(
     }
 }
 
+/// `bytes` without the byte ranges `ranges` (in order, not overlapping): the candidate of a
+/// pass that deletes several stretches at once.
+pub(crate) fn without_ranges(bytes: &[u8], ranges: &[(usize, usize)]) -> Vec<u8> {
+    let mut kept = Vec::with_capacity(bytes.len());
+    let mut from = 0;
+    for &(start, end) in ranges {
+        kept.extend_from_slice(&bytes[from..start]);
+        from = end;
+    }
+    kept.extend_from_slice(&bytes[from..]);
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

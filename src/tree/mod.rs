@@ -40,13 +40,19 @@
 //! assert!(tree.liveness(&kept).live(calls[0]) && !tree.liveness(&kept).live(calls[1]));
 //! ```
 //!
+//! Beside the tree: [`Nesting`] (`nesting.rs`), the one model of an input's nesting the sweeps
+//! and the tree inference read, and the top-level forms (`forms.rs`) the chunk passes cut by a
+//! streaming walk on inputs too large for it.
+//!
 //! Limits: node and unit ids are `u32`; every node but a token has at least one child, so every
 //! leaf is a unit. Per configuration, [`Tree::liveness`] costs one pass over the nodes and the
 //! bridges cost a binary search over the configuration's runs per node they touch.
 
+mod forms;
 mod infer;
 mod nesting;
 
+pub(crate) use forms::{Form, forms, spans};
 pub use infer::{Inferred, infer};
 pub use nesting::{Delim, Group, Nesting};
 
@@ -161,88 +167,16 @@ impl TreeBuilder {
         }
         self.child_start.push(self.child_list.len() as u32);
         let (child_start, child_list) = (self.child_start, self.child_list);
-        let children = |i: usize| &child_list[child_start[i] as usize..child_start[i + 1] as usize];
-        let mut parent = vec![NONE; n];
-        for p in 0..n {
-            let kids = children(p);
-            let is_token = self.kinds[p] == NodeKind::Token;
-            if is_token && !kids.is_empty() {
-                return Err(MalformedTree(format!("token {p} has children")));
-            }
-            if !is_token && kids.is_empty() {
-                return Err(MalformedTree(format!(
-                    "node {p} is not a token but has no children"
-                )));
-            }
-            for &c in kids {
-                if c.index() >= n {
-                    return Err(MalformedTree(format!(
-                        "node {p} names a missing child {}",
-                        c.0
-                    )));
-                }
-                if c == root || parent[c.index()] != NONE {
-                    return Err(MalformedTree(format!("node {} has two parents", c.0)));
-                }
-                parent[c.index()] = p as u32;
-            }
-        }
-        // Breadth first from the root: depths, and the order that puts parents before children.
-        let mut depth = vec![0u32; n];
-        let mut bfs = Vec::with_capacity(n);
-        bfs.push(root);
-        let mut next = 0;
-        while next < bfs.len() {
-            let id = bfs[next];
-            next += 1;
-            for &c in children(id.index()) {
-                depth[c.index()] = depth[id.index()] + 1;
-                bfs.push(c);
-            }
-        }
-        if bfs.len() != n {
-            return Err(MalformedTree(format!(
-                "{} nodes are not reachable from the root",
-                n - bfs.len()
-            )));
-        }
+        let children = Children {
+            start: &child_start,
+            list: &child_list,
+        };
+        let parent = parents(&self.kinds, children, root)?;
+        let (depth, bfs) = breadth_first(children, root, n)?;
         let max_depth = depth.iter().copied().max().unwrap_or(0) as usize;
-        // Nodes grouped by depth, each group in breadth-first order.
-        let mut level_start = vec![0u32; max_depth + 2];
-        for &d in &depth {
-            level_start[d as usize + 1] += 1;
-        }
-        for i in 1..level_start.len() {
-            level_start[i] += level_start[i - 1];
-        }
-        let mut by_level = vec![NodeId(0); n];
-        let mut fill = level_start.clone();
-        for &id in &bfs {
-            let d = depth[id.index()] as usize;
-            by_level[fill[d] as usize] = id;
-            fill[d] += 1;
-        }
-        // Depth first in child order: the k-th leaf from the left is unit k.
-        let mut leaf_unit = vec![NONE; n];
-        let mut unit_leaf = Vec::new();
-        let mut stack = vec![root];
-        while let Some(id) = stack.pop() {
-            let kids = children(id.index());
-            if kids.is_empty() {
-                leaf_unit[id.index()] = unit_leaf.len() as u32;
-                unit_leaf.push(id);
-            } else {
-                stack.extend(kids.iter().rev().copied());
-            }
-        }
-        let mut span = vec![(0u32, 0u32); n];
-        for &id in bfs.iter().rev() {
-            let i = id.index();
-            span[i] = match (children(i).first(), children(i).last()) {
-                (Some(first), Some(last)) => (span[first.index()].0, span[last.index()].1),
-                _ => (leaf_unit[i], leaf_unit[i] + 1),
-            };
-        }
+        let (level_start, by_level) = levels(&depth, &bfs, max_depth);
+        let (leaf_unit, unit_leaf) = leaves(children, root, n);
+        let span = unit_spans(children, &bfs, &leaf_unit);
         Ok(Tree {
             kinds: self.kinds,
             labels: self.labels,
@@ -261,6 +195,135 @@ impl TreeBuilder {
             rules: self.rules,
         })
     }
+}
+
+/// The children of each node of a tree being built: node `i`'s are
+/// `list[start[i]..start[i + 1]]`.
+#[derive(Clone, Copy)]
+struct Children<'a> {
+    start: &'a [u32],
+    list: &'a [NodeId],
+}
+
+impl Children<'_> {
+    fn of(&self, i: usize) -> &[NodeId] {
+        &self.list[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// Each node's parent (`NONE` for the root), once the shape is checked: tokens childless,
+/// other nodes not, every child existing and no node with two parents.
+fn parents(
+    kinds: &[NodeKind],
+    children: Children,
+    root: NodeId,
+) -> Result<Vec<u32>, MalformedTree> {
+    let n = kinds.len();
+    let mut parent = vec![NONE; n];
+    for (p, kind) in kinds.iter().enumerate() {
+        let kids = children.of(p);
+        let is_token = *kind == NodeKind::Token;
+        if is_token && !kids.is_empty() {
+            return Err(MalformedTree(format!("token {p} has children")));
+        }
+        if !is_token && kids.is_empty() {
+            return Err(MalformedTree(format!(
+                "node {p} is not a token but has no children"
+            )));
+        }
+        for &c in kids {
+            if c.index() >= n {
+                return Err(MalformedTree(format!(
+                    "node {p} names a missing child {}",
+                    c.0
+                )));
+            }
+            if c == root || parent[c.index()] != NONE {
+                return Err(MalformedTree(format!("node {} has two parents", c.0)));
+            }
+            parent[c.index()] = p as u32;
+        }
+    }
+    Ok(parent)
+}
+
+/// Breadth first from the root: each node's depth, and the order that puts parents before
+/// children; an error if some of the `n` nodes are not reached.
+fn breadth_first(
+    children: Children,
+    root: NodeId,
+    n: usize,
+) -> Result<(Vec<u32>, Vec<NodeId>), MalformedTree> {
+    let mut depth = vec![0u32; n];
+    let mut bfs = Vec::with_capacity(n);
+    bfs.push(root);
+    let mut next = 0;
+    while next < bfs.len() {
+        let id = bfs[next];
+        next += 1;
+        for &c in children.of(id.index()) {
+            depth[c.index()] = depth[id.index()] + 1;
+            bfs.push(c);
+        }
+    }
+    if bfs.len() != n {
+        return Err(MalformedTree(format!(
+            "{} nodes are not reachable from the root",
+            n - bfs.len()
+        )));
+    }
+    Ok((depth, bfs))
+}
+
+/// The nodes grouped by depth, each group in breadth-first order: where each level starts,
+/// and the nodes.
+fn levels(depth: &[u32], bfs: &[NodeId], max_depth: usize) -> (Vec<u32>, Vec<NodeId>) {
+    let mut level_start = vec![0u32; max_depth + 2];
+    for &d in depth {
+        level_start[d as usize + 1] += 1;
+    }
+    for i in 1..level_start.len() {
+        level_start[i] += level_start[i - 1];
+    }
+    let mut by_level = vec![NodeId(0); depth.len()];
+    let mut fill = level_start.clone();
+    for &id in bfs {
+        let d = depth[id.index()] as usize;
+        by_level[fill[d] as usize] = id;
+        fill[d] += 1;
+    }
+    (level_start, by_level)
+}
+
+/// Depth first in child order, the k-th leaf from the left is unit k: each node's unit
+/// (`NONE` but for leaves), and each unit's leaf.
+fn leaves(children: Children, root: NodeId, n: usize) -> (Vec<u32>, Vec<NodeId>) {
+    let mut leaf_unit = vec![NONE; n];
+    let mut unit_leaf = Vec::new();
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        let kids = children.of(id.index());
+        if kids.is_empty() {
+            leaf_unit[id.index()] = unit_leaf.len() as u32;
+            unit_leaf.push(id);
+        } else {
+            stack.extend(kids.iter().rev().copied());
+        }
+    }
+    (leaf_unit, unit_leaf)
+}
+
+/// Each node's units, `start..end`, children before their parents (`bfs` read backwards).
+fn unit_spans(children: Children, bfs: &[NodeId], leaf_unit: &[u32]) -> Vec<(u32, u32)> {
+    let mut span = vec![(0u32, 0u32); bfs.len()];
+    for &id in bfs.iter().rev() {
+        let i = id.index();
+        span[i] = match (children.of(i).first(), children.of(i).last()) {
+            (Some(first), Some(last)) => (span[first.index()].0, span[last.index()].1),
+            _ => (leaf_unit[i], leaf_unit[i] + 1),
+        };
+    }
+    span
 }
 
 /// Why [`TreeBuilder::build`] refused a tree: what is wrong with its shape.

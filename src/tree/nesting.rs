@@ -287,18 +287,29 @@ fn groups_and_sequences(
 ) -> (Vec<Group>, usize, Vec<Sequence>) {
     let tags = tags(input, lexemes);
     // Pairs of delimiters, not yet checked for crossing.
-    let mut pairs: Vec<Pair> = Vec::new();
-    let in_tag = {
-        let mut inside = vec![false; lexemes.len()];
-        let mut t = 0;
-        for (k, l) in lexemes.iter().enumerate() {
-            while t < tags.len() && tags[t].span.1 <= l.start {
-                t += 1;
-            }
-            inside[k] = t < tags.len() && tags[t].span.0 <= l.start;
+    let mut pairs = bracket_pairs_outside_tags(lexemes, partner, &tags);
+    let mut lone = tag_pairs(&tags, &mut pairs);
+    let kept = uncrossed(pairs);
+    lone.sort();
+    let (groups, sequences) = walk(input, lexemes, &kept, &lone);
+    (groups, lone.len(), sequences)
+}
+
+/// The bracket pairs of `lexemes` neither of whose brackets stands inside a tag.
+fn bracket_pairs_outside_tags(
+    lexemes: &[Lexeme],
+    partner: &[Option<usize>],
+    tags: &[Tag],
+) -> Vec<Pair> {
+    let mut in_tag = vec![false; lexemes.len()];
+    let mut t = 0;
+    for (k, l) in lexemes.iter().enumerate() {
+        while t < tags.len() && tags[t].span.1 <= l.start {
+            t += 1;
         }
-        inside
-    };
+        in_tag[k] = t < tags.len() && tags[t].span.0 <= l.start;
+    }
+    let mut pairs = Vec::new();
     for (k, l) in lexemes.iter().enumerate() {
         if let (Class::Punct(b), Some(p)) = (l.class, partner[k])
             && p > k
@@ -312,9 +323,16 @@ fn groups_and_sequences(
             ));
         }
     }
+    pairs
+}
+
+/// Pairs each end tag with the nearest open start tag of its name (into `pairs`); the lone
+/// tags: self-closing and the like, end tags that close nothing, start tags never closed or
+/// left open inside an element.
+fn tag_pairs(tags: &[Tag], pairs: &mut Vec<Pair>) -> Vec<(usize, usize)> {
     let mut open_tags: Vec<&Tag> = Vec::new();
     let mut lone: Vec<(usize, usize)> = Vec::new();
-    for tag in &tags {
+    for tag in tags {
         match &tag.kind {
             TagKind::Start(_) => open_tags.push(tag),
             TagKind::End(name) => {
@@ -337,7 +355,11 @@ fn groups_and_sequences(
         }
     }
     lone.extend(open_tags.iter().map(|t| t.span));
-    // Outer pairs first; a pair crossing an earlier one is dropped.
+    lone
+}
+
+/// `pairs` outer first, a pair crossing an earlier one dropped.
+fn uncrossed(mut pairs: Vec<Pair>) -> Vec<Pair> {
     pairs.sort_by_key(|&(open, close, _)| (open.0, std::cmp::Reverse(close.1)));
     let mut kept: Vec<Pair> = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
@@ -351,80 +373,130 @@ fn groups_and_sequences(
         stack.push(kept.len());
         kept.push(pair);
     }
-    // Walk the input in order: group boundaries, lone tags, and the other lexemes.
-    let mut groups: Vec<Group> = Vec::new();
-    let mut sequences: Vec<Vec<(usize, usize)>> = vec![Vec::new()];
-    let mut open: Vec<usize> = Vec::new();
-    let mut next_pair = 0;
-    let mut next_lone = {
-        lone.sort();
-        0
+    kept
+}
+
+/// The walk over the input in order that makes the groups and sequences: group boundaries,
+/// lone tags, and the other lexemes.
+struct Walk<'a> {
+    input: &'a [u8],
+    lexemes: &'a [Lexeme],
+    groups: Vec<Group>,
+    sequences: Vec<Sequence>,
+    /// The groups open around the lexeme at hand.
+    open: Vec<usize>,
+    /// The lexeme at hand.
+    k: usize,
+    /// The word right before it, if the lexeme before it (whitespace aside) is one.
+    last_word: Option<(usize, usize)>,
+}
+
+/// The groups and sequences of `input`, whose uncrossed pairs are `kept` (outer first) and
+/// whose lone tags are `lone` (sorted).
+fn walk(
+    input: &[u8],
+    lexemes: &[Lexeme],
+    kept: &[Pair],
+    lone: &[(usize, usize)],
+) -> (Vec<Group>, Vec<Sequence>) {
+    let mut w = Walk {
+        input,
+        lexemes,
+        groups: Vec::new(),
+        sequences: vec![Vec::new()],
+        open: Vec::new(),
+        k: 0,
+        last_word: None,
     };
-    let mut last_word: Option<(usize, usize)> = None;
-    let mut k = 0;
-    while k < lexemes.len() {
-        let l = lexemes[k];
-        let here = open.last().map_or(0, |&p| p + 1);
-        if let Some(&g) = open.last()
-            && l.start == groups[g].close.0
+    let mut next_pair = 0;
+    let mut next_lone = 0;
+    while w.k < lexemes.len() {
+        let l = lexemes[w.k];
+        if let Some(&g) = w.open.last()
+            && l.start == w.groups[g].close.0
         {
-            // The closing delimiter: skip its lexemes, the group becomes an element.
-            let group = groups[g];
-            open.pop();
-            let parent = open.last().map_or(0, |&p| p + 1);
-            sequences[parent].push((group.start(), group.end()));
-            while k < lexemes.len() && lexemes[k].start < group.close.1 {
-                k += 1;
-            }
-            last_word = None;
+            w.close_group(g);
             continue;
         }
         while next_pair < kept.len() && kept[next_pair].0.0 < l.start {
             next_pair += 1; // inside something already taken whole: not a group
         }
         if next_pair < kept.len() && l.start == kept[next_pair].0.0 {
-            let (o, c, delim) = kept[next_pair];
+            w.open_group(kept[next_pair]);
             next_pair += 1;
-            let term_start = match (delim, last_word) {
-                (Delim::Bracket(_), Some((ws, we)))
-                    if input[we..o.0].iter().all(|b| *b == b' ' || *b == b'\t') =>
-                {
-                    ws
-                }
-                _ => o.0,
-            };
-            groups.push(Group {
-                open: o,
-                close: c,
-                delim,
-                parent: open.last().copied(),
-                term_start,
-            });
-            open.push(groups.len() - 1);
-            sequences.push(Vec::new());
-            while k < lexemes.len() && lexemes[k].start < o.1 {
-                k += 1;
-            }
-            last_word = None;
             continue;
         }
         if next_lone < lone.len() && l.start == lone[next_lone].0 {
-            let span = lone[next_lone];
+            w.element_to(lone[next_lone]);
             next_lone += 1;
-            sequences[here].push(span);
-            while k < lexemes.len() && lexemes[k].start < span.1 {
-                k += 1;
-            }
-            last_word = None;
             continue;
         }
         if l.class != Class::Space {
-            sequences[here].push((l.start, l.end));
-            last_word = (l.class == Class::Word).then_some((l.start, l.end));
+            let here = w.here();
+            w.sequences[here].push((l.start, l.end));
+            w.last_word = (l.class == Class::Word).then_some((l.start, l.end));
         }
-        k += 1;
+        w.k += 1;
     }
-    (groups, lone.len(), sequences)
+    (w.groups, w.sequences)
+}
+
+impl Walk<'_> {
+    /// The sequence the lexeme at hand is in.
+    fn here(&self) -> usize {
+        self.open.last().map_or(0, |&p| p + 1)
+    }
+
+    /// Skips the lexemes before `end`.
+    fn skip_to(&mut self, end: usize) {
+        while self.k < self.lexemes.len() && self.lexemes[self.k].start < end {
+            self.k += 1;
+        }
+    }
+
+    /// At group `g`'s closing delimiter: skips its lexemes, the group becomes an element.
+    fn close_group(&mut self, g: usize) {
+        let group = self.groups[g];
+        self.open.pop();
+        let parent = self.here();
+        self.sequences[parent].push((group.start(), group.end()));
+        self.skip_to(group.close.1);
+        self.last_word = None;
+    }
+
+    /// At an opening delimiter: a new group, its term starting at the word right before an
+    /// opening bracket (only spaces or tabs between).
+    fn open_group(&mut self, (o, c, delim): Pair) {
+        let term_start = match (delim, self.last_word) {
+            (Delim::Bracket(_), Some((ws, we)))
+                if self.input[we..o.0]
+                    .iter()
+                    .all(|b| *b == b' ' || *b == b'\t') =>
+            {
+                ws
+            }
+            _ => o.0,
+        };
+        self.groups.push(Group {
+            open: o,
+            close: c,
+            delim,
+            parent: self.open.last().copied(),
+            term_start,
+        });
+        self.open.push(self.groups.len() - 1);
+        self.sequences.push(Vec::new());
+        self.skip_to(o.1);
+        self.last_word = None;
+    }
+
+    /// At a lone tag: one element of the sequence at hand.
+    fn element_to(&mut self, span: (usize, usize)) {
+        let here = self.here();
+        self.sequences[here].push(span);
+        self.skip_to(span.1);
+        self.last_word = None;
+    }
 }
 
 #[cfg(test)]

@@ -29,8 +29,8 @@
 //! group's nearest alike descendants are the first of its kind on each path down, so a deeper
 //! one needs one more success.
 
-use super::patch::{Cut, Patch, SweepPass, largest_first};
 use crate::driver::Driver;
+use crate::passes::patch::{Cut, Patch, SweepPass, largest_first};
 use crate::tree::Nesting;
 
 /// Replaces groups by descendants or contents; see the module doc.

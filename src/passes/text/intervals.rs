@@ -24,9 +24,9 @@
 //! Cost: up to 8 tests per token, so the pass skips inputs of more than
 //! [`ShortIntervals::MAX_TOKENS`] tokens.
 
-use super::patch::{Patch, SweepPass};
 use crate::driver::Driver;
 use crate::lex::{Class, lex, pair_brackets};
+use crate::passes::patch::{Patch, SweepPass};
 
 /// Deletes short runs of tokens; see the module doc.
 #[derive(Clone, Debug, Default)]

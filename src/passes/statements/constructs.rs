@@ -52,9 +52,9 @@
 //! followed by a block for a definition; the test rejects such candidates, at one test each.
 //! Inputs of more than [`Constructs::MAX_ELEMENTS`] elements are left to the other passes.
 
-use super::patch::{Cut, Patch, SweepPass, largest_first};
-use super::siblings::run_end;
 use crate::driver::Driver;
+use crate::passes::patch::{Cut, Patch, SweepPass, largest_first};
+use crate::passes::text::siblings::run_end;
 use crate::tree::Nesting;
 
 /// Edits control statements and initializer lists; see the module doc.

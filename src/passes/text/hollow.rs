@@ -21,9 +21,9 @@
 //! Limits: only the groups of the [`crate::Nesting`] and `"..."` literals; a group's delimiters are
 //! never removed here (that is the hoist pass's job).
 
-use super::patch::{Patch, SweepPass};
 use crate::driver::Driver;
 use crate::lex::Class;
+use crate::passes::patch::{Patch, SweepPass};
 use crate::tree::{Delim, Nesting};
 
 /// Empties groups and string literals; see the module doc.
@@ -68,7 +68,7 @@ fn candidates(nesting: &Nesting) -> Vec<Patch> {
         && let Some(all) = Patch::of(
             outermost
                 .iter()
-                .map(|&(s, e)| super::patch::Cut::delete(s, e))
+                .map(|&(s, e)| crate::passes::patch::Cut::delete(s, e))
                 .collect(),
         )
     {

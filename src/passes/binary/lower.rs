@@ -20,8 +20,8 @@
 //! Cost: 1 test, plus 1 per repeated byte value, plus 1 per byte on inputs of at least 16
 //! bytes (a tiny input's few bytes are usually all meaningful).
 
-use super::patch::{Cut, Patch, SweepPass};
 use crate::driver::Driver;
+use crate::passes::patch::{Cut, Patch, SweepPass};
 
 /// Lowers bytes toward zero; see the module doc.
 #[derive(Clone, Debug, Default)]

@@ -25,9 +25,9 @@
 //! Cost: 2 tests per binary operator and 1 per name, call or chain; inputs of more than
 //! [`Expressions::MAX_ELEMENTS`] elements are left to other passes.
 
-use super::patch::{Patch, SweepPass};
 use crate::driver::Driver;
 use crate::lex::Class;
+use crate::passes::patch::{Patch, SweepPass};
 use crate::tree::Nesting;
 use std::collections::HashSet;
 

@@ -33,9 +33,9 @@
 //! candidate then costs a test only if it makes the input smaller). A candidate that failed is
 //! not proposed again by the same pass.
 
-use super::rename::is_reserved;
 use crate::driver::Driver;
 use crate::lex::{Class, Lexeme, lex};
+use crate::passes::text::rename::is_reserved;
 use crate::report::Stop;
 use crate::schedule::Pass;
 use std::collections::{BTreeMap, BTreeSet};
@@ -148,149 +148,202 @@ fn last_word(name: &[u8]) -> &[u8] {
 
 /// The candidates on `input`, most bytes saved first.
 fn candidates(input: &[u8]) -> Vec<Candidate> {
-    let all = lex(input);
-    let sig: Vec<Lexeme> = all
-        .iter()
-        .copied()
+    let sig: Vec<Lexeme> = lex(input)
+        .into_iter()
         .filter(|l| !matches!(l.class, Class::Space | Class::Comment))
         .collect();
-    let text = |l: &Lexeme| &input[l.start..l.end];
-    let punct = |k: usize, c: u8| sig.get(k).is_some_and(|l| l.class == Class::Punct(c));
-    let word = |k: usize| sig.get(k).is_some_and(|l| l.class == Class::Word);
-    let line_start = |at: usize| {
-        input[..at]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1)
-    };
-    let line_end = |at: usize| {
-        input[at..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(input.len(), |p| at + p + 1)
-    };
-
-    // The `#include` lines, and every significant lexeme on them.
-    let mut includes: Vec<(usize, usize)> = Vec::new();
-    let mut on_include = vec![false; sig.len()];
-    for k in 0..sig.len() {
-        let start = line_start(sig[k].start);
-        if punct(k, b'#')
-            && word(k + 1)
-            && text(&sig[k + 1]) == b"include"
-            && input[start..sig[k].start]
-                .iter()
-                .all(|b| b.is_ascii_whitespace())
-        {
-            let end = line_end(sig[k].end);
-            includes.push((start, end));
-            for (j, flag) in on_include.iter_mut().enumerate().skip(k) {
-                if sig[j].start >= end {
-                    break;
-                }
-                *flag = true;
-            }
-        }
-    }
-
-    // The words the input declares, and the simple typedefs (words only: `typedef unsigned
-    // long u;`) with the significant lexemes they span.
-    let mut declared: BTreeSet<&[u8]> = BTreeSet::new();
-    let mut typedefs: Vec<(usize, usize)> = Vec::new();
-    let mut typedef_at: Option<usize> = None;
-    let mut typedef_depth: Option<usize> = None;
-    let mut depth = 0usize;
-    for k in 0..sig.len() {
-        let l = &sig[k];
-        match l.class {
-            Class::Punct(b'(' | b'[' | b'{') => depth += 1,
-            Class::Punct(b')' | b']' | b'}') => depth = depth.saturating_sub(1),
-            Class::Punct(b';') if typedef_depth == Some(depth) => {
-                if k > 0 && word(k - 1) {
-                    declared.insert(text(&sig[k - 1]));
-                }
-                if let Some(at) = typedef_at.filter(|&at| k >= at + 3 && (at + 1..k).all(word)) {
-                    typedefs.push((at, k));
-                }
-                typedef_depth = None;
-                typedef_at = None;
-            }
-            Class::Word => {
-                let w = text(l);
-                if w == b"typedef" {
-                    typedef_depth = Some(depth);
-                    typedef_at = Some(k);
-                }
-                if k > 0 && word(k - 1) && DECLARING.contains(&text(&sig[k - 1])) {
-                    declared.insert(w);
-                }
-                if k > 0 && word(k - 1) && text(&sig[k - 1]) == b"using" && punct(k + 1, b'=') {
-                    declared.insert(w);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    // Every use of every name, and the names seen in a type's place.
-    let mut uses: BTreeMap<Vec<u8>, Vec<(usize, usize)>> = BTreeMap::new();
-    let mut typed: BTreeSet<Vec<u8>> = BTreeSet::new();
-    let mut k = 0;
-    while k < sig.len() {
-        let Some(name) = (!on_include[k] && !after_member(&sig, k))
-            .then(|| name_at(input, &sig, k))
-            .flatten()
-        else {
-            k += 1;
-            continue;
-        };
-        let last = last_word(&name.text);
-        if !is_reserved(last) && !declared.contains(last) {
-            let next = name.next;
-            let pointer = punct(next, b'*') || punct(next, b'&');
-            if word(next)
-                || (pointer && (word(next + 1) || punct(next + 1, b'*') || punct(next + 1, b'&')))
-            {
-                typed.insert(name.text.clone());
-            }
-            uses.entry(name.text.clone())
-                .or_default()
-                .push((name.start, name.end));
-        }
-        k = name.next;
-    }
-
+    let code = Code { input, sig: &sig };
+    let (includes, on_include) = code.include_lines();
+    let (declared, typedefs) = code.declarations();
+    let (uses, typed) = code.foreign_types(&declared, &on_include);
     let mut out = typedefs_inlined(input, &sig, &typedefs, &on_include);
     for name in &typed {
-        let at = &uses[name];
-        for &builtin in BUILTINS {
-            let per_use = name.len() as isize - builtin.len() as isize;
-            let saved = per_use * at.len() as isize;
-            let edits: Vec<(usize, usize, Vec<u8>)> =
-                at.iter().map(|&(s, e)| (s, e, builtin.to_vec())).collect();
-            let what = [name.as_slice(), b"\0", builtin].concat();
-            if saved > 0 {
-                out.push(Candidate { what, edits, saved });
-                continue;
-            }
-            for &(start, end) in &includes {
-                let saved = saved + (end - start) as isize;
-                if saved <= 0 {
-                    continue;
-                }
-                let mut edits = edits.clone();
-                edits.push((start, end, Vec::new()));
-                edits.sort_by_key(|&(s, _, _)| s);
-                out.push(Candidate {
-                    what: [&what, b"\0".as_slice(), &input[start..end]].concat(),
-                    edits,
-                    saved,
-                });
-            }
-        }
+        out.extend(builtins_for(input, name, &uses[name], &includes));
     }
     // Most bytes saved first; ties in the order made (by name, then builtin).
     out.sort_by_key(|c| std::cmp::Reverse(c.saved));
+    out
+}
+
+/// Every use of each name: its bytes, in order.
+type Uses = BTreeMap<Vec<u8>, Vec<(usize, usize)>>;
+
+/// An input and its significant lexemes (no space, no comment).
+struct Code<'a> {
+    input: &'a [u8],
+    sig: &'a [Lexeme],
+}
+
+impl<'a> Code<'a> {
+    fn text(&self, k: usize) -> &'a [u8] {
+        &self.input[self.sig[k].start..self.sig[k].end]
+    }
+
+    fn punct(&self, k: usize, c: u8) -> bool {
+        self.sig.get(k).is_some_and(|l| l.class == Class::Punct(c))
+    }
+
+    fn word(&self, k: usize) -> bool {
+        self.sig.get(k).is_some_and(|l| l.class == Class::Word)
+    }
+
+    /// The `#include` lines (with their newline), and per significant lexeme whether it
+    /// stands on one.
+    fn include_lines(&self) -> (Vec<(usize, usize)>, Vec<bool>) {
+        let (input, sig) = (self.input, self.sig);
+        let mut includes: Vec<(usize, usize)> = Vec::new();
+        let mut on_include = vec![false; sig.len()];
+        for k in 0..sig.len() {
+            let start = input[..sig[k].start]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
+            if self.punct(k, b'#')
+                && self.word(k + 1)
+                && self.text(k + 1) == b"include"
+                && input[start..sig[k].start]
+                    .iter()
+                    .all(|b| b.is_ascii_whitespace())
+            {
+                let end = input[sig[k].end..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(input.len(), |p| sig[k].end + p + 1);
+                includes.push((start, end));
+                for (j, flag) in on_include.iter_mut().enumerate().skip(k) {
+                    if sig[j].start >= end {
+                        break;
+                    }
+                    *flag = true;
+                }
+            }
+        }
+        (includes, on_include)
+    }
+
+    /// The words the input declares, and the simple typedefs (words only: `typedef unsigned
+    /// long u;`) with the significant lexemes they span.
+    fn declarations(&self) -> (BTreeSet<&'a [u8]>, Vec<(usize, usize)>) {
+        let mut declared: BTreeSet<&[u8]> = BTreeSet::new();
+        let mut typedefs: Vec<(usize, usize)> = Vec::new();
+        let mut typedef_at: Option<usize> = None;
+        let mut typedef_depth: Option<usize> = None;
+        let mut depth = 0usize;
+        let word = |k: usize| self.word(k);
+        for k in 0..self.sig.len() {
+            match self.sig[k].class {
+                Class::Punct(b'(' | b'[' | b'{') => depth += 1,
+                Class::Punct(b')' | b']' | b'}') => depth = depth.saturating_sub(1),
+                Class::Punct(b';') if typedef_depth == Some(depth) => {
+                    if k > 0 && word(k - 1) {
+                        declared.insert(self.text(k - 1));
+                    }
+                    if let Some(at) = typedef_at.filter(|&at| k >= at + 3 && (at + 1..k).all(word))
+                    {
+                        typedefs.push((at, k));
+                    }
+                    typedef_depth = None;
+                    typedef_at = None;
+                }
+                Class::Word => {
+                    let w = self.text(k);
+                    if w == b"typedef" {
+                        typedef_depth = Some(depth);
+                        typedef_at = Some(k);
+                    }
+                    if k > 0 && word(k - 1) && DECLARING.contains(&self.text(k - 1)) {
+                        declared.insert(w);
+                    }
+                    if k > 0
+                        && word(k - 1)
+                        && self.text(k - 1) == b"using"
+                        && self.punct(k + 1, b'=')
+                    {
+                        declared.insert(w);
+                    }
+                }
+                _ => {}
+            }
+        }
+        (declared, typedefs)
+    }
+
+    /// Every use of every name the input does not declare (and no keyword), and the names
+    /// seen in a type's place (before a word, or before `*` or `&` and a word or another
+    /// `*` or `&`).
+    fn foreign_types(
+        &self,
+        declared: &BTreeSet<&[u8]>,
+        on_include: &[bool],
+    ) -> (Uses, BTreeSet<Vec<u8>>) {
+        let sig = self.sig;
+        let mut uses = Uses::new();
+        let mut typed: BTreeSet<Vec<u8>> = BTreeSet::new();
+        let mut k = 0;
+        while k < sig.len() {
+            let Some(name) = (!on_include[k] && !after_member(sig, k))
+                .then(|| name_at(self.input, sig, k))
+                .flatten()
+            else {
+                k += 1;
+                continue;
+            };
+            let last = last_word(&name.text);
+            if !is_reserved(last) && !declared.contains(last) {
+                let next = name.next;
+                let pointer = self.punct(next, b'*') || self.punct(next, b'&');
+                if self.word(next)
+                    || (pointer
+                        && (self.word(next + 1)
+                            || self.punct(next + 1, b'*')
+                            || self.punct(next + 1, b'&')))
+                {
+                    typed.insert(name.text.clone());
+                }
+                uses.entry(name.text.clone())
+                    .or_default()
+                    .push((name.start, name.end));
+            }
+            k = name.next;
+        }
+        (uses, typed)
+    }
+}
+
+/// The candidates that spell the type `name`, used at `at`, as each builtin: alone when that
+/// is shorter, else with one `#include` line of `includes` deleted too.
+fn builtins_for(
+    input: &[u8],
+    name: &[u8],
+    at: &[(usize, usize)],
+    includes: &[(usize, usize)],
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for &builtin in BUILTINS {
+        let per_use = name.len() as isize - builtin.len() as isize;
+        let saved = per_use * at.len() as isize;
+        let edits: Vec<(usize, usize, Vec<u8>)> =
+            at.iter().map(|&(s, e)| (s, e, builtin.to_vec())).collect();
+        let what = [name, b"\0", builtin].concat();
+        if saved > 0 {
+            out.push(Candidate { what, edits, saved });
+            continue;
+        }
+        for &(start, end) in includes {
+            let saved = saved + (end - start) as isize;
+            if saved <= 0 {
+                continue;
+            }
+            let mut edits = edits.clone();
+            edits.push((start, end, Vec::new()));
+            edits.sort_by_key(|&(s, _, _)| s);
+            out.push(Candidate {
+                what: [&what, b"\0".as_slice(), &input[start..end]].concat(),
+                edits,
+                saved,
+            });
+        }
+    }
     out
 }
 

@@ -16,9 +16,9 @@
 //!
 //! Cost: at most 3 tests per literal per run; the fixpoint shortens further.
 
-use super::patch::{Patch, SweepPass};
 use crate::driver::Driver;
 use crate::lex::{Class, lex};
+use crate::passes::patch::{Patch, SweepPass};
 
 /// Shortens string literals; see the module doc.
 #[derive(Clone, Debug, Default)]

@@ -70,8 +70,8 @@
 //! after an odd-length one (RIFF's), so PNG is not read, and a RIFF file only if every chunk
 //! has an even length; inputs over 4 MiB are left alone. notes/length-aware.md measures it.
 
-use super::patch::{Cut, Patch, sweep};
 use crate::driver::Driver;
+use crate::passes::patch::{Cut, Patch, sweep};
 use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 
@@ -680,7 +680,7 @@ mod tests {
         for c in patch.cuts() {
             out.extend_from_slice(&input[at..c.start]);
             match c.adjust {
-                Some((big, d)) => out.extend(super::super::patch::adjusted(
+                Some((big, d)) => out.extend(crate::passes::patch::adjusted(
                     &input[c.start..c.end],
                     big,
                     d,

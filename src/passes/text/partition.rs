@@ -27,11 +27,11 @@
 //! costs the batch that tested it. Over words, a run of spaces goes only with the lexeme
 //! before it.
 
-use super::without_ranges;
 use crate::driver::{Driver, Witness};
 use crate::idset::IdSet;
 use crate::kind::Kind;
 use crate::lex::{Class, lexemes};
+use crate::passes::patch::without_ranges;
 use crate::policy::{BinarySplit, Policy};
 use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
@@ -133,7 +133,7 @@ fn chunks(
 }
 
 /// Bytes on each side of a unit that make the context its needed verdict is remembered in.
-const CONTEXT_BYTES: usize = super::patch::CONTEXT_BYTES;
+const CONTEXT_BYTES: usize = crate::passes::patch::CONTEXT_BYTES;
 
 /// The key of deleting `start..end` alone from `best`: the bytes deleted and
 /// [`CONTEXT_BYTES`] on each side. Computed from the range, not from the candidate, so that

@@ -28,11 +28,12 @@
 //! text) and left out of later lists. Inside the roots it deletes whole forms only: the
 //! lines of the program's own code are left to the line passes.
 
-use super::dead::{DeadDeclarations, Rate, cut, nameless_forms};
-use super::without_ranges;
+use super::dead::{DeadDeclarations, Rate, cut};
+use super::declarations::nameless_forms;
 use crate::driver::Driver;
 use crate::eval::content_key;
 use crate::kind::is_text;
+use crate::passes::patch::without_ranges;
 use crate::report::Stop;
 use crate::schedule::Pass;
 use std::collections::HashSet;
@@ -59,7 +60,7 @@ impl RootForms {
     }
 
     /// The listed forms of `input` the test has not been found to need.
-    fn roots(&self, input: &[u8]) -> (Vec<super::chunks::Form>, Vec<usize>) {
+    fn roots(&self, input: &[u8]) -> (Vec<crate::tree::Form>, Vec<usize>) {
         let (forms, mut list) = nameless_forms(input);
         if !self.needed.is_empty() {
             list.retain(|&i| {

@@ -23,8 +23,8 @@
 //! Cost: about 7 candidates per element, so the pass skips inputs of more than
 //! [`SiblingRuns::MAX_ELEMENTS`] elements (the deletion passes shrink them first).
 
-use super::patch::{Patch, SweepPass};
 use crate::driver::Driver;
+use crate::passes::patch::{Patch, SweepPass};
 use crate::tree::Nesting;
 
 /// Deletes runs of sibling elements; see the module doc.
@@ -41,7 +41,7 @@ impl SiblingRuns {
 /// The end of a deletion that ends with the element at `last`: the whitespace after it goes
 /// too, unless it holds a newline (lines stay lines). Constructs ends its deletions the same
 /// way, so the bytes match those of the sweeps' deletion of the same elements.
-pub(super) fn run_end(input: &[u8], elements: &[(usize, usize)], last: usize) -> usize {
+pub(crate) fn run_end(input: &[u8], elements: &[(usize, usize)], last: usize) -> usize {
     let end = elements[last].1;
     match elements.get(last + 1) {
         Some(&(next, _)) if !input[end..next].contains(&b'\n') => next,

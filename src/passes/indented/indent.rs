@@ -26,9 +26,9 @@
 //! space-indented header may mix them. Lines continued inside brackets are not told apart
 //! from a deeper block.
 
-use super::patch::{Cut, Patch, SweepPass};
 use crate::driver::Driver;
-use crate::lex::{Class, lex};
+use crate::lex::{Class, lex, pair_brackets};
+use crate::passes::patch::{Cut, Patch, SweepPass};
 
 /// Deletes and dedents indented blocks; see the module doc.
 #[derive(Clone, Copy, Debug, Default)]
@@ -117,9 +117,11 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 
 /// Blocks on one line, `HEADER: BODY` (`def f(x): return 1/0`, `if a: b`): the header and
 /// its colon deleted, the body left at the line's indentation. The colon is the line's first
-/// one outside brackets, alone (not `::`), with code after it on the same line.
+/// one outside brackets (as the one lexer pairs them), alone (not `::`), with code after it on
+/// the same line.
 fn inline_headers(input: &[u8], lines: &[Line]) -> Vec<Patch> {
     let lexemes = lex(input);
+    let partner = pair_brackets(&lexemes);
     let is_colon = |k: usize| {
         lexemes
             .get(k)
@@ -136,13 +138,18 @@ fn inline_headers(input: &[u8], lines: &[Line]) -> Vec<Patch> {
         if lexemes.get(k).is_none_or(|l| l.start != from) {
             continue;
         }
-        let mut depth = 0i32;
         let mut j = k;
         while j < lexemes.len() && lexemes[j].start < line.end {
             match lexemes[j].class {
-                Class::Punct(b'(' | b'[' | b'{') => depth += 1,
-                Class::Punct(b')' | b']' | b'}') => depth -= 1,
-                Class::Punct(b':') if depth == 0 => {
+                // A group closing on this line is skipped whole; one that closes later (or
+                // never), or a closer of a group opened on an earlier line, means the line is
+                // inside brackets: no header.
+                Class::Punct(b'(' | b'[' | b'{') => match partner[j] {
+                    Some(p) if lexemes[p].start < line.end => j = p,
+                    _ => break,
+                },
+                Class::Punct(b')' | b']' | b'}') => break,
+                Class::Punct(b':') => {
                     let paired = (j > 0 && is_colon(j - 1)) || is_colon(j + 1);
                     if !paired {
                         let mut body = j + 1;
@@ -228,6 +235,21 @@ mod tests {
         assert_eq!(inline_headers(input, &lines(input)).len(), 3);
         assert!(candidates(b"std::vec::Vec::new();\n").is_empty());
         assert_eq!(candidates(b"if a:\n    b\n").len(), 2);
+    }
+
+    #[test]
+    fn a_line_inside_brackets_is_no_header() {
+        // The second line closes the call the first opened, the third opens one that closes
+        // on the next line: neither colon is outside brackets on its own line.
+        let input = b"x = f(a,\n    b): 1\nd = {k: g(\n  2)}: 3\ne = [1]: 4\n";
+        let heads: Vec<Vec<u8>> = inline_headers(input, &lines(input))
+            .iter()
+            .map(|p| applied(input, p))
+            .collect();
+        assert_eq!(
+            heads,
+            [b"x = f(a,\n    b): 1\nd = {k: g(\n  2)}: 3\n4\n".to_vec()]
+        );
     }
 
     #[test]
