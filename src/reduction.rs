@@ -40,7 +40,7 @@
 //! success is confirmed by then).
 
 use crate::certify::{Certificate, Minimality, certify};
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::error::Error;
 use crate::eval::{EvalOptions, Rerun, VerdictStore};
 use crate::kind::{Decided, Kind};
@@ -117,7 +117,7 @@ const MAX_ROLLBACKS: u64 = 3;
 
 /// One reduction of one input; see the module doc.
 pub struct Reduction<'o> {
-    driver: Driver<'o>,
+    cx: Cx<'o>,
     /// The run's one event stream; the driver and its evaluator report to it.
     events: Events<'o>,
     options: ReduceOptions,
@@ -143,14 +143,14 @@ impl<'o> Reduction<'o> {
             window_bytes: options.window_bytes.unwrap_or((64 << 20).max(input.len())),
             batch: options.batch.max(1),
         };
-        let mut driver = Driver::new(input, oracle, eval);
+        let mut cx = Cx::new(input, oracle, eval);
         let events = Events::default();
-        driver.evaluator().set_events(events.clone());
+        cx.evaluator().set_events(events.clone());
         Reduction {
             events,
-            verified: driver.best_shared(),
-            original: driver.best_shared(),
-            driver,
+            verified: cx.best_shared(),
+            original: cx.best_shared(),
+            cx,
             options,
             first_check: None,
             verify_runs: 0,
@@ -162,7 +162,7 @@ impl<'o> Reduction<'o> {
     /// Sets the input's kind for the whole run (by default, the original's content decides
     /// it): the kind its file name gives, or the one the user chose; see [`crate::Kind`].
     pub fn set_kind(&mut self, kind: Decided) {
-        self.driver.set_kind(kind);
+        self.cx.set_kind(kind);
     }
 
     /// Sends every [`Event`] to `f`.
@@ -173,12 +173,12 @@ impl<'o> Reduction<'o> {
     /// Consults and feeds `store` for every test (a run directory's verdict cache): a
     /// candidate whose verdict it holds is not tested again, but counts as the test it was.
     pub fn set_store(&mut self, store: impl VerdictStore + 'o) {
-        self.driver.evaluator().set_store(store);
+        self.cx.evaluator().set_store(store);
     }
 
     /// The best so far.
     pub fn best(&self) -> &[u8] {
-        self.driver.best()
+        self.cx.best()
     }
 
     /// Runs the unchanged original (see the module doc) unless that was done; returns the
@@ -195,7 +195,7 @@ impl<'o> Reduction<'o> {
     /// (`compare` runs several strategies from one check; a resumed run takes its own): its
     /// runs count as this one's tests, and the first calibrates the oracle.
     pub fn reuse_first_check(&mut self, outcomes: &[Outcome]) -> Result<(), Error> {
-        let eval = self.driver.evaluator();
+        let eval = self.cx.evaluator();
         if let Some(first) = outcomes.first() {
             eval.calibrate(first);
         }
@@ -227,7 +227,7 @@ impl<'o> Reduction<'o> {
             Stop::Oracle(msg) => Error::Oracle(msg),
             _ => Error::Interrupted,
         };
-        let eval = self.driver.evaluator();
+        let eval = self.cx.evaluator();
         let outcomes = if eval.jobs() > 1 {
             // All at once: the check takes one test's time, not `runs`.
             let outcomes = eval
@@ -264,7 +264,7 @@ impl<'o> Reduction<'o> {
             if !self.options.allow_flaky {
                 return Err(Error::Flaky(outcomes));
             }
-            self.driver.evaluator().set_confirm(1);
+            self.cx.evaluator().set_confirm(1);
         }
         if !verdicts.contains(&Verdict::Interesting) {
             return Err(Error::NotInteresting(Box::new(last)));
@@ -277,14 +277,14 @@ impl<'o> Reduction<'o> {
     /// interruption, or a test that can no longer run stops it (see [`Report::stopped`]).
     pub fn run(&mut self, schedule: &mut Schedule) -> Result<Finished, Error> {
         self.check_original()?;
-        let (bytes, jobs) = (self.driver.best().len(), self.driver.jobs());
+        let (bytes, jobs) = (self.cx.best().len(), self.cx.jobs());
         self.events.emit(&Event::Started { bytes, jobs });
         let verify = self.options.verify;
         if verify && self.options.max_tests.is_some() {
-            self.driver.evaluator().set_reserve(1);
+            self.cx.evaluator().set_reserve(1);
         }
         let stopped = self.run_rounds(schedule).err();
-        self.driver.evaluator().release_reserve();
+        self.cx.evaluator().release_reserve();
         let stopped = match stopped {
             // A broken test would fail the confirmation too, and roll the best back.
             Some(stop @ (Stop::Interrupted | Stop::Oracle(_))) => Some(stop),
@@ -297,7 +297,7 @@ impl<'o> Reduction<'o> {
         let mut report = self.report();
         report.stopped = stopped;
         let finished = Finished {
-            best: self.driver.best().to_vec(),
+            best: self.cx.best().to_vec(),
             report,
         };
         self.events.emit(&Event::Finished {
@@ -331,13 +331,13 @@ impl<'o> Reduction<'o> {
                     let round = planner.round().clone();
                     let full = round.every;
                     if !full {
-                        self.driver.count(Counter::RestrictedRounds, 1);
+                        self.cx.count(Counter::RestrictedRounds, 1);
                     }
                     if round.thoroughness == Thoroughness::Complete && schedule.to_fixpoint {
-                        self.driver.count(Counter::CompleteRounds, 1);
+                        self.cx.count(Counter::CompleteRounds, 1);
                     }
-                    self.driver.set_sweep_mode(round.thoroughness.sweep_mode());
-                    let before = self.driver.best_shared();
+                    self.cx.set_sweep_mode(round.thoroughness.sweep_mode());
+                    let before = self.cx.best_shared();
                     let rollbacks = self.rollbacks;
                     let mut paid = vec![false; n];
                     let mut skipped_any = false;
@@ -352,43 +352,43 @@ impl<'o> Reduction<'o> {
                             // every candidate again anyway.
                             break;
                         }
-                        let start = self.driver.best_shared();
+                        let start = self.cx.best_shared();
                         if look_ahead {
-                            let window = self.driver.evaluator().options().window_bytes;
+                            let window = self.cx.evaluator().options().window_bytes;
                             let upcoming: Vec<usize> = round.order[at + 1..]
                                 .iter()
                                 .chain(round.order[..at].iter().filter(|&&j| paid[j]))
                                 .copied()
                                 .collect();
-                            let kind = self.driver.kind();
+                            let kind = self.cx.kind();
                             let next =
                                 lookahead(schedule, &upcoming, &start, kind, &self.options, window);
-                            self.driver.evaluator().set_lookahead(next);
+                            self.cx.evaluator().set_lookahead(next);
                         }
-                        let tests_before = self.driver.evaluator().stats().tests_run;
-                        let skipped_before = self.driver.counted(Counter::SweepRemembered);
+                        let tests_before = self.cx.evaluator().stats().tests_run;
+                        let skipped_before = self.cx.counted(Counter::SweepRemembered);
                         let floor = (round.thoroughness == Thoroughness::Patient)
                             .then(|| planner.hand_over_rate(i))
                             .flatten();
-                        self.driver.set_yield_floor(floor);
+                        self.cx.set_yield_floor(floor);
                         let pass = &mut schedule.passes[i];
                         let name = pass.name();
                         if control.is_disabled(&name) {
                             continue;
                         }
-                        self.driver.begin_pass(&name);
-                        let result = pass.run(&mut self.driver);
-                        self.driver.evaluator().set_lookahead(Vec::new());
+                        self.cx.begin_pass(&name);
+                        let result = pass.run(&mut self.cx);
+                        self.cx.evaluator().set_lookahead(Vec::new());
                         let skipped = result == Err(Stop::SkipPass);
-                        self.driver.end_pass(skipped);
+                        self.cx.end_pass(skipped);
                         let run = PassRun {
-                            tests: self.driver.evaluator().stats().tests_run - tests_before,
-                            removed: start.len().saturating_sub(self.driver.best().len()) as u64,
-                            cut_short: self.driver.take_cut_short(),
-                            stale: self.driver.take_stale_failures(),
-                            left: self.driver.best().len() as u64,
-                            skipped: self.driver.counted(Counter::SweepRemembered) - skipped_before,
-                            remembers: self.driver.remembers(&name),
+                            tests: self.cx.evaluator().stats().tests_run - tests_before,
+                            removed: start.len().saturating_sub(self.cx.best().len()) as u64,
+                            cut_short: self.cx.sweeps.take_cut_short(),
+                            stale: self.cx.sweeps.take_stale_failures(),
+                            left: self.cx.best().len() as u64,
+                            skipped: self.cx.counted(Counter::SweepRemembered) - skipped_before,
+                            remembers: self.cx.sweeps.remembers(&name),
                         };
                         planner.record(i, run);
                         match result {
@@ -398,7 +398,7 @@ impl<'o> Reduction<'o> {
                             }
                             other => other?,
                         }
-                        paid[i] = self.driver.best() != start.as_slice();
+                        paid[i] = self.cx.best() != start.as_slice();
                         if !self.options.verify || self.rollbacks >= MAX_ROLLBACKS {
                             continue;
                         }
@@ -412,15 +412,15 @@ impl<'o> Reduction<'o> {
                         if let Some(d) = deferred.take() {
                             self.settle(d)?;
                         }
-                        let best = self.driver.best_shared();
+                        let best = self.cx.best_shared();
                         if best != self.verified && self.rollbacks < MAX_ROLLBACKS {
                             let scope = background.then_some(scope);
-                            deferred = Some(self.driver.evaluator().start_rerun(scope, best));
+                            deferred = Some(self.cx.evaluator().start_rerun(scope, best));
                         }
                     }
                     let mut settled_back = false;
                     let ending = !schedule.to_fixpoint
-                        || (self.driver.best() == before.as_slice()
+                        || (self.cx.best() == before.as_slice()
                             && full
                             && planner.round_is_complete()
                             && !skipped_any
@@ -430,7 +430,7 @@ impl<'o> Reduction<'o> {
                         self.settle(d)?;
                         settled_back = self.rollbacks != at;
                     }
-                    let changed = self.driver.best() != before.as_slice();
+                    let changed = self.cx.best() != before.as_slice();
                     let interrupted = skipped_any || self.rollbacks != rollbacks || settled_back;
                     if !planner.end_round(changed, interrupted) {
                         return Ok(());
@@ -438,7 +438,7 @@ impl<'o> Reduction<'o> {
                 }
             })();
             if let Some(d) = deferred {
-                self.driver.evaluator().abandon_rerun(d);
+                self.cx.evaluator().abandon_rerun(d);
             }
             result
         })
@@ -449,7 +449,7 @@ impl<'o> Reduction<'o> {
     fn settle(&mut self, deferred: Rerun) -> Result<(), Stop> {
         self.verify_runs += 1;
         let best = deferred.bytes().clone();
-        let verdict = self.driver.evaluator().finish_rerun(deferred)?;
+        let verdict = self.cx.evaluator().finish_rerun(deferred)?;
         if verdict.is_interesting() {
             self.verified = best;
             return Ok(());
@@ -459,12 +459,12 @@ impl<'o> Reduction<'o> {
 
     /// Re-runs the best if no re-run has confirmed it; rolls back if it fails.
     fn verify_best(&mut self) -> Result<(), Stop> {
-        if self.driver.best() == self.verified.as_slice() {
+        if self.cx.best() == self.verified.as_slice() {
             return Ok(());
         }
         self.verify_runs += 1;
-        let best = self.driver.best_shared();
-        if self.driver.evaluator().rerun(&best)?.is_interesting() {
+        let best = self.cx.best_shared();
+        if self.cx.evaluator().rerun(&best)?.is_interesting() {
             self.verified = best;
             return Ok(());
         }
@@ -482,7 +482,7 @@ impl<'o> Reduction<'o> {
         let original = self.original.clone();
         let mut failed = None;
         for _ in 0..tries {
-            match self.driver.evaluator().run_verbose(&original) {
+            match self.cx.evaluator().run_verbose(&original) {
                 Ok(outcome) if outcome.verdict.is_interesting() => {
                     failed = None;
                     break;
@@ -500,9 +500,9 @@ impl<'o> Reduction<'o> {
             return Err(Stop::Oracle(broken_test(&outcome)));
         }
         self.rollbacks += 1;
-        self.driver.count(Counter::FlakyRollbacks, 1);
-        self.driver.evaluator().distrust();
-        self.driver.roll_back_to(self.verified.clone());
+        self.cx.count(Counter::FlakyRollbacks, 1);
+        self.cx.evaluator().distrust();
+        self.cx.roll_back_to(self.verified.clone());
         Ok(())
     }
 
@@ -513,8 +513,8 @@ impl<'o> Reduction<'o> {
         property: Minimality,
     ) -> Result<Certificate, Error> {
         self.check_original()?;
-        let units = Units::cut(self.driver.best(), granularity);
-        certify(self.driver.evaluator(), &units, property).map_err(|stop| match stop {
+        let units = Units::cut(self.cx.best(), granularity);
+        certify(self.cx.evaluator(), &units, property).map_err(|stop| match stop {
             Stop::Oracle(msg) => Error::Oracle(msg),
             Stop::Budget => Error::BadOption("--max-tests ran out before the check ended".into()),
             _ => Error::Interrupted,
@@ -531,7 +531,7 @@ impl<'o> Reduction<'o> {
         property: Minimality,
     ) -> Result<Certificate, Error> {
         self.check_original()?;
-        let best = self.driver.best_shared();
+        let best = self.cx.best_shared();
         let tree = crate::archive::Archive::decode(&best)
             .map_err(|e| Error::BadOption(format!("the input is not a directory tree: {e}")))?;
         let splice = tree
@@ -539,7 +539,7 @@ impl<'o> Reduction<'o> {
             .ok_or_else(|| Error::BadOption(format!("entry {entry} is not a regular file")))?;
         let units = Units::cut(splice.content(&best), granularity);
         let lift = |content: &[u8]| splice.lift(content);
-        crate::certify::certify_in(self.driver.evaluator(), &units, property, Some(&lift)).map_err(
+        crate::certify::certify_in(self.cx.evaluator(), &units, property, Some(&lift)).map_err(
             |stop| match stop {
                 Stop::Oracle(msg) => Error::Oracle(msg),
                 Stop::Budget => {
@@ -552,12 +552,12 @@ impl<'o> Reduction<'o> {
 
     /// Everything measured so far.
     pub fn report(&self) -> Report {
-        let mut report = self.driver.report();
+        let mut report = self.cx.report();
         report.wall = self.started.elapsed();
         report.first_check_runs = self.first_check.as_ref().map_or(0, |f| f.len() as u64);
         report.verify_runs = self.verify_runs;
         report.rollbacks = self.rollbacks;
-        report.confirmed = self.driver.best() == self.verified.as_slice();
+        report.confirmed = self.cx.best() == self.verified.as_slice();
         report
     }
 }

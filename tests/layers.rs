@@ -23,14 +23,18 @@ const LAYERS: &[(&str, u32)] = &[
     ("tree", 8),
     ("dfa", 8),
     ("policy", 9),
+    ("sweeps", 9),
     ("driver", 10),
     ("certify", 8),
     ("bisect", 10),
-    ("schedule", 11),
-    ("passes", 12),
-    ("strategy", 13),
-    ("reduction", 14),
-    ("run_dir", 15),
+    ("ledger", 11),
+    ("cx", 12),
+    ("schedule", 13),
+    ("passes", 14),
+    ("strategy", 15),
+    ("rounds", 16),
+    ("reduction", 17),
+    ("run_dir", 18),
 ];
 
 fn layer(module: &str) -> Option<u32> {

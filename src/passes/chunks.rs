@@ -30,10 +30,10 @@
 //! with one job.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Pass, TopChunks};
+//! use myhill::{Cx, EvalOptions, FnOracle, Pass, TopChunks};
 //! let input: Vec<u8> = (0..200).flat_map(|i| format!("int v{i} = {i};\n").into_bytes()).collect();
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(8).any(|w| w == b"v17 = 17"));
-//! let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input, &oracle, EvalOptions::default());
 //! let mut pass = TopChunks::new(0);
 //! pass.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"int v17 = 17;\n");
@@ -45,7 +45,7 @@
 
 use super::dead::class_members;
 use super::without_ranges;
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::kind::is_text;
 use crate::lex::{Class, closer_of};
 use crate::report::Stop;
@@ -602,7 +602,7 @@ pub(super) fn spans(input: &[u8], forms: &[Form], a: usize, b: usize) -> Vec<(us
 impl TopChunks {
     /// Sweeps the members of each class, the largest class first: runs of its members back to
     /// front, halving the run from all of them down to one. A run never leaves its class.
-    fn sweep_members(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn sweep_members(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let needed = &self.needed;
         let classes = class_members(driver.best(), &|head, text| {
             !needed.is_empty() && needed.contains(&member_key(head, text))
@@ -716,7 +716,7 @@ impl Pass for TopChunks {
         .to_string()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         // Offsets are u32, as in the inferred tree.
         if driver.best().len() < self.min_bytes || driver.best().len() >= u32::MAX as usize {
             return Ok(());
@@ -938,7 +938,7 @@ int main(int argc, char **argv)
             .map(|i| format!("int f{i}(int a) {{\n  return a + {i};\n}}\n"))
             .collect();
         let oracle = FnOracle::new(|b: &[u8]| b.windows(10).any(|w| w == b"a + 200;\n}"));
-        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
         TopChunks::bodies(0).run(&mut driver).unwrap();
         let expect: String = (0..256)
             .map(|i| match i {
@@ -1003,7 +1003,7 @@ int main(int argc, char **argv)
                     .find("t63;")
                     .is_some_and(|at| public.is_some_and(|p| p < at))
         });
-        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
         TopChunks::members(0).run(&mut driver).unwrap();
         assert_eq!(
             String::from_utf8_lossy(driver.best()),
@@ -1023,12 +1023,12 @@ int main(int argc, char **argv)
         };
         let oracle = FnOracle::new(needs);
         let mut pass = TopChunks::members(0);
-        let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
         pass.run(&mut driver).unwrap();
         assert_eq!(driver.best(), b"struct S {\n  int a;\n  int c;\n};\n");
         // The same class after a change elsewhere: both members are known needed.
         let changed = format!("{}int x;\n", String::from_utf8_lossy(driver.best()));
-        let mut driver = Driver::new(
+        let mut driver = Cx::new(
             changed.clone().into_bytes(),
             &oracle,
             EvalOptions::default(),
@@ -1037,7 +1037,7 @@ int main(int argc, char **argv)
         assert_eq!(driver.best(), changed.as_bytes());
         assert_eq!(driver.report().eval.tests_run, 0);
         // A fresh pass tries them again.
-        let mut driver = Driver::new(changed.into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(changed.into_bytes(), &oracle, EvalOptions::default());
         TopChunks::members(0).run(&mut driver).unwrap();
         assert!(driver.report().eval.tests_run >= 2);
     }
@@ -1058,7 +1058,7 @@ int main(int argc, char **argv)
         let input = format!("[{}]", records.join(", "));
         let valid = |b: &[u8]| !b.windows(2).any(|w| w == b",]") && !b.starts_with(b"[,");
         let oracle = FnOracle::new(|b: &[u8]| valid(b) && b.windows(8).any(|w| w == b"\"id\": 5}"));
-        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
         TopChunks::new(0).run(&mut driver).unwrap();
         assert_eq!(driver.best(), b"[{\"id\": 5}]");
     }
@@ -1079,7 +1079,7 @@ int main(int argc, char **argv)
             .flat_map(|i| format!("line {i}\n").into_bytes())
             .collect();
         let oracle = FnOracle::new(|b: &[u8]| b.windows(8).any(|w| w == b"line 10\n"));
-        let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input, &oracle, EvalOptions::default());
         TopChunks::new(0).run(&mut driver).unwrap();
         assert_eq!(driver.best(), b"line 10\n");
         let trace = driver.report().trace;
@@ -1095,7 +1095,7 @@ int main(int argc, char **argv)
         let body: String = (0..60).map(|i| format!("int v{i};\n")).collect();
         let input = format!("a {{\nx;\ny;\n}}\nb {{\n{body}}}\n");
         let oracle = FnOracle::new(|b: &[u8]| b.len() == input.len());
-        let mut driver = Driver::new(input.clone().into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.clone().into_bytes(), &oracle, EvalOptions::default());
         TopChunks::new(0).run(&mut driver).unwrap();
         assert_eq!(forms(input.as_bytes(), input.len() / OPEN_SHARE).len(), 61);
         assert_eq!(
@@ -1107,7 +1107,7 @@ int main(int argc, char **argv)
     #[test]
     fn small_inputs_are_left_to_the_finer_passes() {
         let oracle = FnOracle::new(|_: &[u8]| true);
-        let mut driver = Driver::new(b"a\nb\n".to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(b"a\nb\n".to_vec(), &oracle, EvalOptions::default());
         TopChunks::new(1000).run(&mut driver).unwrap();
         assert_eq!(driver.best(), b"a\nb\n");
         assert_eq!(driver.report().eval.tests_run, 0);

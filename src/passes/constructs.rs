@@ -35,14 +35,14 @@
 //! thousands (notes/schedule.md, "Declarations, and a find ends a remembering round").
 //!
 //! ```
-//! use myhill::{Constructs, Driver, EvalOptions, FnOracle, Pass};
+//! use myhill::{Constructs, Cx, EvalOptions, FnOracle, Pass};
 //! // Interesting while `g();` survives and the braces pair.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let s = String::from_utf8_lossy(b);
 //!     s.contains("g();") && s.matches('{').count() == s.matches('}').count()
 //! });
 //! let input = b"void f(){for(int i=0;i<n;++i){g();}}";
-//! let mut driver = Driver::new(input.to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
 //! Constructs.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"void f(){g();}");
 //! ```
@@ -54,7 +54,7 @@
 
 use super::patch::{Cut, Patch, SweepPass, largest_first};
 use super::siblings::run_end;
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::tree::Nesting;
 
 /// Edits control statements and initializer lists; see the module doc.
@@ -585,7 +585,7 @@ fn item_cut(seq: &[(usize, usize)], list: &[(usize, usize)], i: usize) -> Cut {
 impl SweepPass for Constructs {
     const NAME: &'static str = "constructs";
 
-    fn patches(driver: &Driver) -> Vec<Patch> {
+    fn patches(driver: &Cx) -> Vec<Patch> {
         candidates(&driver.nesting())
     }
 }

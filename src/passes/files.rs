@@ -10,7 +10,7 @@
 //! tree both do nothing.
 //!
 //! ```
-//! use myhill::{Archive, Driver, EvalOptions, Entry, FilesDelete, FnOracle, Pass};
+//! use myhill::{Archive, Cx, EvalOptions, Entry, FilesDelete, FnOracle, Pass};
 //! let tree = Archive::new(vec![
 //!     Entry::file("README", 0o644, b"a long text nobody needs\n"),
 //!     Entry::file("src/main.c", 0o644, b"int main(void) { return 1/0; }\n"),
@@ -20,7 +20,7 @@
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     Archive::decode(b).is_ok_and(|t| t.entries().iter().any(|e| e.path == b"src/main.c"))
 //! });
-//! let mut driver = Driver::new(tree.encode(), &oracle, EvalOptions::bare());
+//! let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
 //! FilesDelete.run(&mut driver).unwrap();
 //! let left = Archive::decode(driver.best()).unwrap();
 //! assert_eq!(left.files(), 1);
@@ -36,7 +36,7 @@
 //! that certifies through the evaluator would see one file as the whole tree).
 
 use crate::archive::{Archive, EntryKind};
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::idset::IdSet;
 use crate::policy::{BinarySplit, Policy};
 use crate::report::{Counter, Stop};
@@ -52,7 +52,7 @@ impl Pass for FilesDelete {
         "files/delete".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let Ok(tree) = Archive::decode(driver.best()) else {
             return Ok(());
         };
@@ -110,7 +110,7 @@ impl Pass for FilesHoist {
         "files/hoist".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         loop {
             let Ok(tree) = Archive::decode(driver.best()) else {
                 return Ok(());
@@ -284,7 +284,7 @@ impl Pass for FilesBypass {
         "files/bypass".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         loop {
             let Ok(tree) = Archive::decode(driver.best()) else {
                 return Ok(());
@@ -409,11 +409,7 @@ impl FilesEach {
 
     /// Runs `schedule` to its fixpoint on file `path` of the best tree, if it is still there;
     /// whether the tree changed.
-    fn reduce_file(
-        driver: &mut Driver,
-        path: &[u8],
-        schedule: &mut Schedule,
-    ) -> Result<bool, Stop> {
+    fn reduce_file(driver: &mut Cx, path: &[u8], schedule: &mut Schedule) -> Result<bool, Stop> {
         let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
         let Some(i) = tree.entries().iter().position(|e| e.path == path) else {
             return Ok(false);
@@ -485,7 +481,7 @@ impl Pass for FilesEach {
         self.name.clone()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let Ok(tree) = Archive::decode(driver.best()) else {
             return Ok(());
         };
@@ -524,7 +520,7 @@ impl Pass for FilesEach {
     }
 }
 
-fn run_to_fixpoint(schedule: &mut Schedule, driver: &mut Driver) -> Result<(), Stop> {
+fn run_to_fixpoint(schedule: &mut Schedule, driver: &mut Cx) -> Result<(), Stop> {
     let n = schedule.passes.len();
     let mut chosen = vec![true; n];
     loop {
@@ -646,7 +642,7 @@ mod tests {
             Entry::file("lib.sh", 0o644, b"BUG"),
         ])
         .unwrap();
-        let mut driver = Driver::new(tree.encode(), &oracle, EvalOptions::bare());
+        let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
         FilesHoist.run(&mut driver).unwrap();
         let left = Archive::decode(driver.best()).unwrap();
         assert_eq!(left.entries(), [Entry::file("run.sh", 0o755, b"BUG")]);
@@ -694,7 +690,7 @@ mod tests {
         let oracle = FnOracle::new(raises_in_pkg_c);
         assert!(raises_in_pkg_c(&tree.encode()));
         // Moving b.py's content into main.py breaks the relative import.
-        let mut driver = Driver::new(tree.encode(), &oracle, EvalOptions::bare());
+        let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
         FilesHoist.run(&mut driver).unwrap();
         assert_eq!(Archive::decode(driver.best()).unwrap().files(), 3);
         FilesBypass.run(&mut driver).unwrap();
@@ -741,7 +737,7 @@ mod tests {
     #[test]
     fn the_passes_leave_a_single_file_alone() {
         let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-        let mut driver = Driver::new(b"abxcd".to_vec(), &oracle, EvalOptions::bare());
+        let mut driver = Cx::new(b"abxcd".to_vec(), &oracle, EvalOptions::bare());
         FilesDelete.run(&mut driver).unwrap();
         FilesBypass.run(&mut driver).unwrap();
         FilesEach::new(|| {
