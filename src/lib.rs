@@ -69,6 +69,7 @@ mod passes;
 mod policy;
 mod reduction;
 mod report;
+mod rounds;
 mod run_dir;
 mod schedule;
 mod strategy;
