@@ -4,7 +4,7 @@
 //! tests candidates, the best's shared nesting and the kind of input it is; its [`View`] says
 //! whether the best is the whole input or one file of a tree (every candidate is then lifted
 //! into the whole tree before it is tested). Passes never hold a driver: they get a
-//! [`crate::Cx`], which records what the driver accepts in the run's [`crate::Ledger`] and
+//! [`crate::Cx`], which records what the driver accepts in the run's ledger and
 //! keeps the sweeps' memory beside it.
 //!
 //! ```

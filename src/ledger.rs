@@ -17,8 +17,11 @@ use std::time::{Duration, Instant};
 pub(crate) struct Ledger {
     initial_len: usize,
     passes: Vec<PassStats>,
-    /// The pass being run, with when it started and the test counters at its start.
-    current: Option<(usize, Instant, u64, u64)>,
+    /// The passes being run, innermost last (a pass that runs a schedule of its own, on one
+    /// file of a tree, holds the rows of that schedule's passes inside its own), each with
+    /// when its current stretch started and the test counters then: a pass's row counts only
+    /// the tests of its own stretches, not those of the rows inside it.
+    current: Vec<(usize, Instant, u64, u64)>,
     started: Instant,
     counters: BTreeMap<Counter, Figure>,
     trace: Vec<(u64, usize)>,
@@ -32,7 +35,7 @@ impl Ledger {
         Ledger {
             initial_len: len,
             passes: Vec::new(),
-            current: None,
+            current: Vec::new(),
             started: Instant::now(),
             counters: BTreeMap::new(),
             trace: vec![(0, len)],
@@ -86,37 +89,44 @@ impl Ledger {
         self.passes[i].runs += 1;
         let eval = driver.evaluator();
         let stats = eval.stats();
-        self.current = Some((i, Instant::now(), stats.tests_run, stats.cache_hits));
+        let (tests, hits) = (stats.tests_run, stats.cache_hits);
+        if let Some(&(outer, since, t, h)) = self.current.last() {
+            self.passes[outer].add(tests - t, hits - h, since.elapsed());
+        }
+        self.current.push((i, Instant::now(), tests, hits));
         eval.reset_progress();
         eval.emit(&Event::PassStarted { pass: name });
     }
 
     /// Stops attributing to the current pass; `skipped` says the user skipped it.
     pub(crate) fn end_pass(&mut self, driver: &mut Driver, skipped: bool) {
-        let Some((i, since, tests, hits)) = self.current.take() else {
+        let Some((i, since, tests, hits)) = self.current.pop() else {
             return;
         };
         let eval = driver.evaluator();
         let stats = eval.stats();
+        let (now_tests, now_hits) = (stats.tests_run, stats.cache_hits);
         let p = &mut self.passes[i];
-        p.tests += stats.tests_run - tests;
-        p.cache_hits += stats.cache_hits - hits;
-        p.time += since.elapsed();
+        p.add(now_tests - tests, now_hits - hits, since.elapsed());
         p.skipped += u64::from(skipped);
         let done = p.clone();
         eval.emit(&Event::PassDone { stats: &done });
+        if let Some(outer) = self.current.last_mut() {
+            *outer = (outer.0, Instant::now(), now_tests, now_hits);
+        }
     }
 
     /// The running pass's name ("reduce" between passes).
     pub(crate) fn current_name(&self) -> String {
         self.current
-            .map(|(i, ..)| self.passes[i].name.clone())
+            .last()
+            .map(|&(i, ..)| self.passes[i].name.clone())
             .unwrap_or_else(|| "reduce".to_string())
     }
 
     /// Notes that the driver just accepted a best `removed` bytes smaller.
     pub(crate) fn reduced(&mut self, driver: &mut Driver, removed: u64) {
-        if let Some((i, ..)) = self.current {
+        if let Some(&(i, ..)) = self.current.last() {
             self.passes[i].successes += 1;
             self.passes[i].bytes_removed += removed;
         }
@@ -166,5 +176,14 @@ impl Ledger {
             file_kinds: file_kinds.clone(),
             ..Report::default()
         }
+    }
+}
+
+impl PassStats {
+    /// Adds a stretch of a run: its tests, cache hits and time.
+    fn add(&mut self, tests: u64, cache_hits: u64, time: Duration) {
+        self.tests += tests;
+        self.cache_hits += cache_hits;
+        self.time += time;
     }
 }

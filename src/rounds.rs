@@ -44,6 +44,24 @@ pub(crate) trait Checkpoints<'o> {
     fn rollbacks(&self) -> u64;
 }
 
+/// No re-runs, no rollback: the checkpoints of a schedule run inside one pass (one file of a
+/// tree), whose whole pass the owner re-runs.
+pub(crate) struct NoCheckpoints;
+
+impl<'o> Checkpoints<'o> for NoCheckpoints {
+    fn after_pass(&mut self, _: &mut Cx<'o>, _: bool) -> Result<(), Stop> {
+        Ok(())
+    }
+
+    fn settle(&mut self, _: &mut Cx<'o>) -> Result<(), Stop> {
+        Ok(())
+    }
+
+    fn rollbacks(&self) -> u64 {
+        0
+    }
+}
+
 /// How the engine runs.
 #[derive(Clone, Debug)]
 pub(crate) struct Settings {
@@ -192,6 +210,25 @@ fn run_pass(
         remembers: cx.sweeps.remembers(&row),
     };
     Ok(Some(Ran { figures, result }))
+}
+
+/// Runs `schedule` inside the pass that is running, on the best as the driver's view shows
+/// it now (one file of a tree): planned rounds, a row per pass named after the file, no
+/// re-runs (the owner re-runs the best after the whole pass) and no previews. The sweeps'
+/// mode and yield floor of the round outside are put back after.
+pub(crate) fn run_within(cx: &mut Cx, schedule: &mut Schedule) -> Result<(), Stop> {
+    let options = cx.evaluator().options();
+    let settings = Settings {
+        control: options.control.clone(),
+        jobs: options.jobs,
+        batch: options.batch,
+        look_ahead: false,
+    };
+    let (mode, floor) = (cx.sweep_mode(), cx.yield_floor());
+    let result = run(cx, schedule, &settings, &mut NoCheckpoints);
+    cx.set_sweep_mode(mode);
+    cx.set_yield_floor(floor);
+    result
 }
 
 /// What the `upcoming` passes will test first on `best`, if none of them changes it: the rest

@@ -30,9 +30,9 @@ const LAYERS: &[(&str, u32)] = &[
     ("ledger", 11),
     ("cx", 12),
     ("schedule", 13),
-    ("passes", 14),
-    ("strategy", 15),
-    ("rounds", 16),
+    ("rounds", 14),
+    ("passes", 15),
+    ("strategy", 16),
     ("reduction", 17),
     ("run_dir", 18),
 ];
