@@ -18,9 +18,9 @@
 //! schedule, units ignored).
 
 use myhill::{
-    Certificate, Counter, DDMin, DfaOptions, DfaPass, Driver, Figure, Finish, FnOracle,
-    Granularity, Minimality, Pass, Policy, ProbDD, ReduceOptions, Reduction, Schedule, Stop,
-    Strategy, UnitPass, Units,
+    Certificate, Counter, Cx, DDMin, DfaOptions, DfaPass, Figure, Finish, FnOracle, Granularity,
+    Minimality, Pass, Policy, ProbDD, ReduceOptions, Reduction, Schedule, Stop, Strategy, UnitPass,
+    Units,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -245,7 +245,7 @@ impl Pass for Check {
         format!("check/{}", self.0)
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         loop {
             let units = Units::cut(driver.best(), self.0);
             match driver.certify(&units, Minimality::IntervalMinimal)? {

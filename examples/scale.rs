@@ -23,7 +23,7 @@
 
 use bstr::ByteSlice;
 use myhill::{
-    DDMin, Driver, EvalOptions, FnOracle, Granularity, Policy, ProbDD, ReduceOptions, Reduction,
+    Cx, DDMin, EvalOptions, FnOracle, Granularity, Policy, ProbDD, ReduceOptions, Reduction,
     Strategy, TopChunks, Units,
 };
 use std::sync::Mutex;
@@ -228,7 +228,7 @@ fn main() {
             ok
         });
         let started = Instant::now();
-        let mut driver = Driver::new(data.clone(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(data.clone(), &oracle, EvalOptions::default());
         let cut = Units::cut(&data, Granularity::Bytes);
         driver.run_policy(&cut, &mut policy).unwrap();
         let wall = started.elapsed();

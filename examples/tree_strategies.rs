@@ -9,7 +9,7 @@
 //! rejected, and of those the share rejected for unbalanced brackets.
 
 use myhill::{
-    DDMin, Driver, EvalOptions, FnOracle, Granularity, Pass, PolicyFactory, ProbDD, TreePass,
+    Cx, DDMin, EvalOptions, FnOracle, Granularity, Pass, PolicyFactory, ProbDD, TreePass,
     TreeStrategy, UnitPass, Units, infer,
 };
 use std::sync::Arc;
@@ -81,7 +81,7 @@ fn measure(input: &str, pass: &mut dyn Pass) -> Figures {
         }
         interesting
     });
-    let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+    let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
     pass.run(&mut driver).expect("in-process runs cannot fail");
     let size = driver.best().len();
     drop(driver);

@@ -24,17 +24,17 @@
 //! Layers, top down (a lower one never imports a higher one; `tests/layers.rs` checks it):
 //! - [`Reduction`]: one run from the first check to the confirmed result; [`Strategy`] names
 //!   schedules; [`certify`] and [`first_bad`] answer the `check` and `bisect` questions.
-//! - Passes ([`UnitPass`], [`TreePass`], [`DfaPass`], ...) propose candidates to a [`Driver`],
+//! - Passes ([`UnitPass`], [`TreePass`], [`DfaPass`], ...) propose candidates through a [`Cx`] to its [`Driver`],
 //!   the only place a candidate is accepted. Flat passes pair [`Units`] with a [`Policy`]
 //!   ([`DDMin`], [`ProbDD`], ...); tree passes pair a [`Tree`] inferred by [`infer`] with one.
 //! - The [`Evaluator`] is the one evaluation path: content cache, worker pool, [`Oracle`].
 //! - [`TestCommand`] runs the user's test through [`run`], the one place a process starts.
 //! - At the bottom: [`IdSet`], [`lex`] and [`Units`].
 //!
-//! The seeds' bare reduce loop is [`Driver::run_policy`]:
+//! The seeds' bare reduce loop is [`Cx::run_policy`]:
 //!
 //! ```
-//! use myhill::{DDMin, Driver, EvalOptions, FnOracle, Granularity, Policy, Units};
+//! use myhill::{Cx, DDMin, EvalOptions, FnOracle, Granularity, Policy, Units};
 //! // Interesting iff the lines "b" and "d" survive, in order.
 //! let oracle = FnOracle::new(|c: &[u8]| {
 //!     let lines: Vec<&[u8]> = c.split(|&b| b == b'\n').collect();
@@ -42,7 +42,7 @@
 //!     let d = lines.iter().position(|l| *l == b"d");
 //!     matches!((b, d), (Some(b), Some(d)) if b < d)
 //! });
-//! let mut driver = Driver::new(b"a\nb\nc\nd\ne\n".to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(b"a\nb\nc\nd\ne\n".to_vec(), &oracle, EvalOptions::default());
 //! let units = Units::cut(driver.best(), Granularity::Lines);
 //! driver.run_policy(&units, &mut (Box::new(DDMin) as Box<dyn Policy>)).unwrap();
 //! assert_eq!(driver.best(), b"b\nd\n");
@@ -55,21 +55,25 @@ mod bisect;
 mod capture;
 mod certify;
 mod command;
+mod cx;
 mod dfa;
 mod driver;
 mod error;
 mod eval;
 mod idset;
 mod kind;
+mod ledger;
 mod lex;
 mod oracle;
 mod passes;
 mod policy;
 mod reduction;
 mod report;
+mod rounds;
 mod run_dir;
 mod schedule;
 mod strategy;
+mod sweeps;
 mod test_command;
 mod tree;
 mod units;
@@ -81,8 +85,9 @@ pub use command::{
     DEFAULT_GRACE, HURRIED_GRACE, MARK_VARIABLE, Process, ProcessEnd, Run, RunError, kill_running,
     run, stop_orphans,
 };
+pub use cx::Cx;
 pub use dfa::{DfaOptions, Finish};
-pub use driver::{Driver, SweepMode, Witness, shortlex_less};
+pub use driver::{Driver, View, Witness, shortlex_less};
 pub use error::Error;
 pub use eval::{EvalOptions, Evaluator, VerdictStore, content_key};
 pub use idset::{IdSet, RankIndex};
@@ -111,6 +116,7 @@ pub use schedule::{Pass, Schedule};
 pub use strategy::{
     STRATEGIES, Strategy, StrategyInfo, directory_schedule, pass_named, passes, schedule_of,
 };
+pub use sweeps::SweepMode;
 pub use test_command::{
     Diagnosis, DiagnosisRunner, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand,
     TestSpec, dynamic_timeout, parse_timeout, remove_test_dirs,

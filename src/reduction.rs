@@ -40,13 +40,14 @@
 //! success is confirmed by then).
 
 use crate::certify::{Certificate, Minimality, certify};
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::error::Error;
 use crate::eval::{EvalOptions, Rerun, VerdictStore};
-use crate::kind::{Decided, Kind};
+use crate::kind::Decided;
 use crate::oracle::{Control, Oracle, Outcome, Verdict};
 use crate::report::{Counter, Event, Events, Report, Stop};
-use crate::schedule::{PassRun, Planner, Schedule, Thoroughness};
+use crate::rounds::{self, Checkpoints, Settings};
+use crate::schedule::Schedule;
 use crate::units::{Granularity, Units};
 use std::sync::Arc;
 use std::time::Instant;
@@ -117,18 +118,12 @@ const MAX_ROLLBACKS: u64 = 3;
 
 /// One reduction of one input; see the module doc.
 pub struct Reduction<'o> {
-    driver: Driver<'o>,
+    cx: Cx<'o>,
     /// The run's one event stream; the driver and its evaluator report to it.
     events: Events<'o>,
     options: ReduceOptions,
-    /// The last result that passed a re-run (at first the original, once checked).
-    verified: Arc<Vec<u8>>,
-    /// The input as given, run again when a best fails its re-run: if the original fails
-    /// too, the test broke rather than flaked.
-    original: Arc<Vec<u8>>,
+    trust: Trust,
     first_check: Option<Vec<Outcome>>,
-    verify_runs: u64,
-    rollbacks: u64,
     started: Instant,
 }
 
@@ -143,18 +138,21 @@ impl<'o> Reduction<'o> {
             window_bytes: options.window_bytes.unwrap_or((64 << 20).max(input.len())),
             batch: options.batch.max(1),
         };
-        let mut driver = Driver::new(input, oracle, eval);
+        let mut cx = Cx::new(input, oracle, eval);
         let events = Events::default();
-        driver.evaluator().set_events(events.clone());
+        cx.evaluator().set_events(events.clone());
         Reduction {
             events,
-            verified: driver.best_shared(),
-            original: driver.best_shared(),
-            driver,
+            trust: Trust {
+                verified: cx.best_shared(),
+                original: cx.best_shared(),
+                verify_runs: 0,
+                rollbacks: 0,
+                allow_flaky: options.allow_flaky,
+            },
+            cx,
             options,
             first_check: None,
-            verify_runs: 0,
-            rollbacks: 0,
             started: Instant::now(),
         }
     }
@@ -162,7 +160,7 @@ impl<'o> Reduction<'o> {
     /// Sets the input's kind for the whole run (by default, the original's content decides
     /// it): the kind its file name gives, or the one the user chose; see [`crate::Kind`].
     pub fn set_kind(&mut self, kind: Decided) {
-        self.driver.set_kind(kind);
+        self.cx.set_kind(kind);
     }
 
     /// Sends every [`Event`] to `f`.
@@ -173,12 +171,12 @@ impl<'o> Reduction<'o> {
     /// Consults and feeds `store` for every test (a run directory's verdict cache): a
     /// candidate whose verdict it holds is not tested again, but counts as the test it was.
     pub fn set_store(&mut self, store: impl VerdictStore + 'o) {
-        self.driver.evaluator().set_store(store);
+        self.cx.evaluator().set_store(store);
     }
 
     /// The best so far.
     pub fn best(&self) -> &[u8] {
-        self.driver.best()
+        self.cx.best()
     }
 
     /// Runs the unchanged original (see the module doc) unless that was done; returns the
@@ -195,12 +193,12 @@ impl<'o> Reduction<'o> {
     /// (`compare` runs several strategies from one check; a resumed run takes its own): its
     /// runs count as this one's tests, and the first calibrates the oracle.
     pub fn reuse_first_check(&mut self, outcomes: &[Outcome]) -> Result<(), Error> {
-        let eval = self.driver.evaluator();
+        let eval = self.cx.evaluator();
         if let Some(first) = outcomes.first() {
             eval.calibrate(first);
         }
         for o in outcomes {
-            eval.count_external(&self.verified, o.verdict);
+            eval.count_external(&self.trust.verified, o.verdict);
         }
         self.adopt_first_check(outcomes.to_vec())
     }
@@ -222,12 +220,12 @@ impl<'o> Reduction<'o> {
                 )));
             }
         }
-        let original = self.verified.clone();
+        let original = self.trust.verified.clone();
         let stop = |stop| match stop {
             Stop::Oracle(msg) => Error::Oracle(msg),
             _ => Error::Interrupted,
         };
-        let eval = self.driver.evaluator();
+        let eval = self.cx.evaluator();
         let outcomes = if eval.jobs() > 1 {
             // All at once: the check takes one test's time, not `runs`.
             let outcomes = eval
@@ -264,7 +262,7 @@ impl<'o> Reduction<'o> {
             if !self.options.allow_flaky {
                 return Err(Error::Flaky(outcomes));
             }
-            self.driver.evaluator().set_confirm(1);
+            self.cx.evaluator().set_confirm(1);
         }
         if !verdicts.contains(&Verdict::Interesting) {
             return Err(Error::NotInteresting(Box::new(last)));
@@ -277,18 +275,18 @@ impl<'o> Reduction<'o> {
     /// interruption, or a test that can no longer run stops it (see [`Report::stopped`]).
     pub fn run(&mut self, schedule: &mut Schedule) -> Result<Finished, Error> {
         self.check_original()?;
-        let (bytes, jobs) = (self.driver.best().len(), self.driver.jobs());
+        let (bytes, jobs) = (self.cx.best().len(), self.cx.jobs());
         self.events.emit(&Event::Started { bytes, jobs });
         let verify = self.options.verify;
         if verify && self.options.max_tests.is_some() {
-            self.driver.evaluator().set_reserve(1);
+            self.cx.evaluator().set_reserve(1);
         }
         let stopped = self.run_rounds(schedule).err();
-        self.driver.evaluator().release_reserve();
+        self.cx.evaluator().release_reserve();
         let stopped = match stopped {
             // A broken test would fail the confirmation too, and roll the best back.
             Some(stop @ (Stop::Interrupted | Stop::Oracle(_))) => Some(stop),
-            other if verify => match self.verify_best() {
+            other if verify => match self.trust.verify_best(&mut self.cx) {
                 Ok(()) => other,
                 Err(stop) => Some(stop),
             },
@@ -297,7 +295,7 @@ impl<'o> Reduction<'o> {
         let mut report = self.report();
         report.stopped = stopped;
         let finished = Finished {
-            best: self.driver.best().to_vec(),
+            best: self.cx.best().to_vec(),
             report,
         };
         self.events.emit(&Event::Finished {
@@ -307,10 +305,8 @@ impl<'o> Reduction<'o> {
         Ok(finished)
     }
 
-    /// Runs rounds of the schedule as the [`Planner`] plans them: after a round that changed
-    /// the best, only the passes that changed it; the passes by what they paid per test; sweeps
-    /// patient and remembering what failed until a round changes nothing, then a complete round,
-    /// which ends the run if it changes nothing (and skipped no pass).
+    /// Runs the schedule through the round engine ([`crate::rounds`]), with the re-runs
+    /// between passes as its checkpoints.
     ///
     /// The best is re-run after each pass that changed it. With batches, that re-run goes on
     /// beside the next passes (started at once when several jobs are allowed: one test more
@@ -318,192 +314,30 @@ impl<'o> Reduction<'o> {
     /// best ends, or when the rounds end, so a re-run costs no wave of its own; the decision
     /// falls at the same point whatever the jobs, so the result does not depend on them.
     fn run_rounds(&mut self, schedule: &mut Schedule) -> Result<(), Stop> {
-        let control = self.options.control.clone();
         let defer = self.options.batch > 1;
         let background = self.options.jobs > 1;
-        let look_ahead = defer && background;
+        let settings = Settings {
+            control: self.options.control.clone(),
+            jobs: self.options.jobs,
+            batch: self.options.batch,
+            look_ahead: defer && background,
+        };
+        let verify = self.options.verify;
+        let (cx, trust) = (&mut self.cx, &mut self.trust);
         std::thread::scope(|scope| {
-            let mut deferred: Option<Rerun> = None;
-            let result = (|| -> Result<(), Stop> {
-                let n = schedule.passes.len();
-                let mut planner = Planner::new(n, schedule.to_fixpoint);
-                loop {
-                    let round = planner.round().clone();
-                    let full = round.every;
-                    if !full {
-                        self.driver.count(Counter::RestrictedRounds, 1);
-                    }
-                    if round.thoroughness == Thoroughness::Complete && schedule.to_fixpoint {
-                        self.driver.count(Counter::CompleteRounds, 1);
-                    }
-                    self.driver.set_sweep_mode(round.thoroughness.sweep_mode());
-                    let before = self.driver.best_shared();
-                    let rollbacks = self.rollbacks;
-                    let mut paid = vec![false; n];
-                    let mut skipped_any = false;
-                    let thorough = round.thoroughness != Thoroughness::Patient;
-                    for (at, &i) in round.order.iter().enumerate() {
-                        if thorough && schedule.to_fixpoint && paid.contains(&true) {
-                            // A find ends a remembering or complete round (they run the
-                            // cheapest pass first): the patient rounds after it retry what the
-                            // find changed and what it frees in turn, for a fraction of the
-                            // cost, so the costlier passes left would test candidates on a
-                            // best that may soon change, and the next complete round tests
-                            // every candidate again anyway.
-                            break;
-                        }
-                        let start = self.driver.best_shared();
-                        if look_ahead {
-                            let window = self.driver.evaluator().options().window_bytes;
-                            let upcoming: Vec<usize> = round.order[at + 1..]
-                                .iter()
-                                .chain(round.order[..at].iter().filter(|&&j| paid[j]))
-                                .copied()
-                                .collect();
-                            let kind = self.driver.kind();
-                            let next =
-                                lookahead(schedule, &upcoming, &start, kind, &self.options, window);
-                            self.driver.evaluator().set_lookahead(next);
-                        }
-                        let tests_before = self.driver.evaluator().stats().tests_run;
-                        let skipped_before = self.driver.counted(Counter::SweepRemembered);
-                        let floor = (round.thoroughness == Thoroughness::Patient)
-                            .then(|| planner.hand_over_rate(i))
-                            .flatten();
-                        self.driver.set_yield_floor(floor);
-                        let pass = &mut schedule.passes[i];
-                        let name = pass.name();
-                        if control.is_disabled(&name) {
-                            continue;
-                        }
-                        self.driver.begin_pass(&name);
-                        let result = pass.run(&mut self.driver);
-                        self.driver.evaluator().set_lookahead(Vec::new());
-                        let skipped = result == Err(Stop::SkipPass);
-                        self.driver.end_pass(skipped);
-                        let run = PassRun {
-                            tests: self.driver.evaluator().stats().tests_run - tests_before,
-                            removed: start.len().saturating_sub(self.driver.best().len()) as u64,
-                            cut_short: self.driver.take_cut_short(),
-                            stale: self.driver.take_stale_failures(),
-                            left: self.driver.best().len() as u64,
-                            skipped: self.driver.counted(Counter::SweepRemembered) - skipped_before,
-                            remembers: self.driver.remembers(&name),
-                        };
-                        planner.record(i, run);
-                        match result {
-                            Err(Stop::SkipPass) => {
-                                control.take_skip();
-                                skipped_any = true;
-                            }
-                            other => other?,
-                        }
-                        paid[i] = self.driver.best() != start.as_slice();
-                        if !self.options.verify || self.rollbacks >= MAX_ROLLBACKS {
-                            continue;
-                        }
-                        if !defer {
-                            self.verify_best()?;
-                            continue;
-                        }
-                        if !paid[i] {
-                            continue;
-                        }
-                        if let Some(d) = deferred.take() {
-                            self.settle(d)?;
-                        }
-                        let best = self.driver.best_shared();
-                        if best != self.verified && self.rollbacks < MAX_ROLLBACKS {
-                            let scope = background.then_some(scope);
-                            deferred = Some(self.driver.evaluator().start_rerun(scope, best));
-                        }
-                    }
-                    let mut settled_back = false;
-                    let ending = !schedule.to_fixpoint
-                        || (self.driver.best() == before.as_slice()
-                            && full
-                            && planner.round_is_complete()
-                            && !skipped_any
-                            && self.rollbacks == rollbacks);
-                    if ending && let Some(d) = deferred.take() {
-                        let at = self.rollbacks;
-                        self.settle(d)?;
-                        settled_back = self.rollbacks != at;
-                    }
-                    let changed = self.driver.best() != before.as_slice();
-                    let interrupted = skipped_any || self.rollbacks != rollbacks || settled_back;
-                    if !planner.end_round(changed, interrupted) {
-                        return Ok(());
-                    }
-                }
-            })();
-            if let Some(d) = deferred {
-                self.driver.evaluator().abandon_rerun(d);
+            let mut checks = Rechecks {
+                trust,
+                verify,
+                defer,
+                scope: background.then_some(scope),
+                deferred: None,
+            };
+            let result = rounds::run(cx, schedule, &settings, &mut checks);
+            if let Some(d) = checks.deferred.take() {
+                cx.evaluator().abandon_rerun(d);
             }
             result
         })
-    }
-
-    /// Takes the verdict of a deferred re-run (running it now if it did not start) and rolls
-    /// back if it failed, as [`Reduction::verify_best`] does.
-    fn settle(&mut self, deferred: Rerun) -> Result<(), Stop> {
-        self.verify_runs += 1;
-        let best = deferred.bytes().clone();
-        let verdict = self.driver.evaluator().finish_rerun(deferred)?;
-        if verdict.is_interesting() {
-            self.verified = best;
-            return Ok(());
-        }
-        self.roll_back()
-    }
-
-    /// Re-runs the best if no re-run has confirmed it; rolls back if it fails.
-    fn verify_best(&mut self) -> Result<(), Stop> {
-        if self.driver.best() == self.verified.as_slice() {
-            return Ok(());
-        }
-        self.verify_runs += 1;
-        let best = self.driver.best_shared();
-        if self.driver.evaluator().rerun(&best)?.is_interesting() {
-            self.verified = best;
-            return Ok(());
-        }
-        self.roll_back()
-    }
-
-    /// After the best failed its re-run: a test that is flaky on reduced inputs, or one that
-    /// stopped working (its script made non-executable, a tool removed, a full disk). The
-    /// original tells them apart: if it fails as well (twice, three times with
-    /// `allow_flaky`), the run stops with [`Stop::Oracle`] and keeps its best, rather than roll
-    /// back to the last confirmed result and go on testing in vain. Else the best goes back
-    /// to that result and every later success is confirmed.
-    fn roll_back(&mut self) -> Result<(), Stop> {
-        let tries = if self.options.allow_flaky { 3 } else { 2 };
-        let original = self.original.clone();
-        let mut failed = None;
-        for _ in 0..tries {
-            match self.driver.evaluator().run_verbose(&original) {
-                Ok(outcome) if outcome.verdict.is_interesting() => {
-                    failed = None;
-                    break;
-                }
-                Ok(outcome) => failed = Some(outcome),
-                // No test left to tell: a rollback loses nothing.
-                Err(Stop::Budget) => {
-                    failed = None;
-                    break;
-                }
-                Err(stop) => return Err(stop),
-            }
-        }
-        if let Some(outcome) = failed {
-            return Err(Stop::Oracle(broken_test(&outcome)));
-        }
-        self.rollbacks += 1;
-        self.driver.count(Counter::FlakyRollbacks, 1);
-        self.driver.evaluator().distrust();
-        self.driver.roll_back_to(self.verified.clone());
-        Ok(())
     }
 
     /// Certifies the current best at `granularity` (see [`certify`]), after the first check.
@@ -513,8 +347,8 @@ impl<'o> Reduction<'o> {
         property: Minimality,
     ) -> Result<Certificate, Error> {
         self.check_original()?;
-        let units = Units::cut(self.driver.best(), granularity);
-        certify(self.driver.evaluator(), &units, property).map_err(|stop| match stop {
+        let units = Units::cut(self.cx.best(), granularity);
+        certify(self.cx.evaluator(), &units, property).map_err(|stop| match stop {
             Stop::Oracle(msg) => Error::Oracle(msg),
             Stop::Budget => Error::BadOption("--max-tests ran out before the check ended".into()),
             _ => Error::Interrupted,
@@ -531,7 +365,7 @@ impl<'o> Reduction<'o> {
         property: Minimality,
     ) -> Result<Certificate, Error> {
         self.check_original()?;
-        let best = self.driver.best_shared();
+        let best = self.cx.best_shared();
         let tree = crate::archive::Archive::decode(&best)
             .map_err(|e| Error::BadOption(format!("the input is not a directory tree: {e}")))?;
         let splice = tree
@@ -539,7 +373,7 @@ impl<'o> Reduction<'o> {
             .ok_or_else(|| Error::BadOption(format!("entry {entry} is not a regular file")))?;
         let units = Units::cut(splice.content(&best), granularity);
         let lift = |content: &[u8]| splice.lift(content);
-        crate::certify::certify_in(self.driver.evaluator(), &units, property, Some(&lift)).map_err(
+        crate::certify::certify_in(self.cx.evaluator(), &units, property, Some(&lift)).map_err(
             |stop| match stop {
                 Stop::Oracle(msg) => Error::Oracle(msg),
                 Stop::Budget => {
@@ -552,12 +386,12 @@ impl<'o> Reduction<'o> {
 
     /// Everything measured so far.
     pub fn report(&self) -> Report {
-        let mut report = self.driver.report();
+        let mut report = self.cx.report();
         report.wall = self.started.elapsed();
         report.first_check_runs = self.first_check.as_ref().map_or(0, |f| f.len() as u64);
-        report.verify_runs = self.verify_runs;
-        report.rollbacks = self.rollbacks;
-        report.confirmed = self.driver.best() == self.verified.as_slice();
+        report.verify_runs = self.trust.verify_runs;
+        report.rollbacks = self.trust.rollbacks;
+        report.confirmed = self.cx.best() == self.trust.verified.as_slice();
         report
     }
 }
@@ -585,58 +419,129 @@ fn broken_test(outcome: &Outcome) -> String {
     )
 }
 
-/// What the `upcoming` passes will test first on `best`, if none of them changes it: the rest
-/// of this round, then what the next round will likely run (those that paid so far in this
-/// one). At most `jobs` candidates (more could not run beside the last wave of the running
-/// pass), and none when a preview (a batch of copies of the best) would not fit in `window`
-/// bytes, the bound on candidates held for speculation.
-fn lookahead(
-    schedule: &Schedule,
-    upcoming: &[usize],
-    best: &[u8],
-    kind: Kind,
-    options: &ReduceOptions,
-    window: usize,
-) -> Vec<Vec<u8>> {
-    if best.len().saturating_mul(options.batch.max(options.jobs)) > window {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for &j in upcoming {
-        if out.len() >= options.jobs {
-            break;
+/// The results the re-runs confirmed, what they cost, and the original they are told apart
+/// from a broken test by.
+struct Trust {
+    /// The last result that passed a re-run (at first the original, once checked).
+    verified: Arc<Vec<u8>>,
+    /// The input as given, run again when a best fails its re-run: if the original fails
+    /// too, the test broke rather than flaked.
+    original: Arc<Vec<u8>>,
+    verify_runs: u64,
+    rollbacks: u64,
+    allow_flaky: bool,
+}
+
+impl Trust {
+    /// Takes the verdict of a deferred re-run (running it now if it did not start) and rolls
+    /// back if it failed, as [`Trust::verify_best`] does.
+    fn settle(&mut self, cx: &mut Cx, deferred: Rerun) -> Result<(), Stop> {
+        self.verify_runs += 1;
+        let best = deferred.bytes().clone();
+        let verdict = cx.evaluator().finish_rerun(deferred)?;
+        if verdict.is_interesting() {
+            self.verified = best;
+            return Ok(());
         }
-        out.extend(schedule.passes[j].preview(best, kind, options.batch));
+        self.roll_back(cx)
     }
-    out.truncate(options.jobs);
-    out
+
+    /// Re-runs the best if no re-run has confirmed it; rolls back if it fails.
+    fn verify_best(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        if cx.best() == self.verified.as_slice() {
+            return Ok(());
+        }
+        self.verify_runs += 1;
+        let best = cx.best_shared();
+        if cx.evaluator().rerun(&best)?.is_interesting() {
+            self.verified = best;
+            return Ok(());
+        }
+        self.roll_back(cx)
+    }
+
+    /// After the best failed its re-run: a test that is flaky on reduced inputs, or one that
+    /// stopped working (its script made non-executable, a tool removed, a full disk). The
+    /// original tells them apart: if it fails as well (twice, three times with
+    /// `allow_flaky`), the run stops with [`Stop::Oracle`] and keeps its best, rather than roll
+    /// back to the last confirmed result and go on testing in vain. Else the best goes back
+    /// to that result and every later success is confirmed.
+    fn roll_back(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        let tries = if self.allow_flaky { 3 } else { 2 };
+        let original = self.original.clone();
+        let mut failed = None;
+        for _ in 0..tries {
+            match cx.evaluator().run_verbose(&original) {
+                Ok(outcome) if outcome.verdict.is_interesting() => {
+                    failed = None;
+                    break;
+                }
+                Ok(outcome) => failed = Some(outcome),
+                // No test left to tell: a rollback loses nothing.
+                Err(Stop::Budget) => {
+                    failed = None;
+                    break;
+                }
+                Err(stop) => return Err(stop),
+            }
+        }
+        if let Some(outcome) = failed {
+            return Err(Stop::Oracle(broken_test(&outcome)));
+        }
+        self.rollbacks += 1;
+        cx.count(Counter::FlakyRollbacks, 1);
+        cx.evaluator().distrust();
+        cx.roll_back_to(self.verified.clone());
+        Ok(())
+    }
+}
+
+/// The reduction's checkpoints for the round engine: the re-run after each pass that changed
+/// the best, now or (with batches) beside the next passes.
+struct Rechecks<'a, 's, 'e> {
+    trust: &'a mut Trust,
+    verify: bool,
+    defer: bool,
+    scope: Option<&'s std::thread::Scope<'s, 'e>>,
+    deferred: Option<Rerun<'s>>,
+}
+
+impl<'o: 's, 's> Checkpoints<'o> for Rechecks<'_, 's, '_> {
+    fn after_pass(&mut self, cx: &mut Cx<'o>, paid: bool) -> Result<(), Stop> {
+        if !self.verify || self.trust.rollbacks >= MAX_ROLLBACKS {
+            return Ok(());
+        }
+        if !self.defer {
+            return self.trust.verify_best(cx);
+        }
+        if !paid {
+            return Ok(());
+        }
+        if let Some(d) = self.deferred.take() {
+            self.trust.settle(cx, d)?;
+        }
+        let best = cx.best_shared();
+        if best != self.trust.verified && self.trust.rollbacks < MAX_ROLLBACKS {
+            self.deferred = Some(cx.evaluator().start_rerun(self.scope, best));
+        }
+        Ok(())
+    }
+
+    fn settle(&mut self, cx: &mut Cx<'o>) -> Result<(), Stop> {
+        match self.deferred.take() {
+            Some(d) => self.trust.settle(cx, d),
+            None => Ok(()),
+        }
+    }
+
+    fn rollbacks(&self) -> u64 {
+        self.trust.rollbacks
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_lookahead_previews_the_next_passes_within_the_window() {
-        let names = ["squeeze/whitespace", "split/lines", "split/tokens"].map(String::from);
-        let schedule = crate::strategy::schedule_of(&names).unwrap();
-        let best: Vec<u8> = (0..40)
-            .flat_map(|i| format!("line {i}\n").into_bytes())
-            .collect();
-        let options = ReduceOptions {
-            jobs: 8,
-            batch: 4,
-            ..ReduceOptions::default()
-        };
-        let round = [1, 2];
-        // Before squeeze: split/lines' first batch (4 chunks), then split/tokens' (4 more).
-        let next = lookahead(&schedule, &round, &best, Kind::Text, &options, 1 << 20);
-        assert_eq!(next.len(), 8);
-        assert!(next.iter().all(|c| c.len() < best.len()));
-        // A batch of copies of the best would not fit: nothing is looked ahead to.
-        let small = best.len() * 4 - 1;
-        assert!(lookahead(&schedule, &round, &best, Kind::Text, &options, small).is_empty());
-    }
 
     /// A disabled pass runs no test; the others do the work alone.
     #[test]

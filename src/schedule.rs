@@ -1,21 +1,21 @@
 //! What a reduction runs: passes, and schedules of them.
 //!
 //! Main types: the [`Pass`] trait and [`Schedule`]. A pass reads the driver's best and tries to
-//! shrink it by handing candidates to the [`Driver`]; it never runs a process and never changes
+//! shrink it by handing candidates to the [`Cx`]; it never runs a process and never changes
 //! the best itself. A schedule is a list of passes, run in order and optionally repeated until a
 //! whole round removes nothing; [`crate::Reduction::run`] runs it, re-running the best between
 //! passes.
 //!
 //! ```
-//! use myhill::{Driver, Pass, Schedule, Stop};
+//! use myhill::{Cx, Pass, Schedule, Stop};
 //! /// Proposes dropping the last byte, once.
 //! struct DropLast;
 //! impl Pass for DropLast {
 //!     fn name(&self) -> String { "drop-last".into() }
-//!     fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
-//!         let best = driver.best();
+//!     fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+//!         let best = cx.best();
 //!         let mut candidate = Some((best[..best.len().saturating_sub(1)].to_vec(), ()));
-//!         driver.try_candidates(&mut || candidate.take()).map(drop)
+//!         cx.try_candidates(&mut || candidate.take()).map(drop)
 //!     }
 //! }
 //! let schedule = Schedule { passes: vec![Box::new(DropLast)], to_fixpoint: true };
@@ -35,16 +35,17 @@
 //! Limits: what a pass is expected to find again is a proportion of what changed since its last
 //! run (see [`Planner::expected_rate`]), not a model of where it finds things.
 
-use crate::driver::{Driver, SweepMode};
+use crate::cx::Cx;
 use crate::kind::Kind;
 use crate::report::Stop;
+use crate::sweeps::SweepMode;
 
 /// One step of a schedule: reads the driver's best and tries to shrink it.
 pub trait Pass {
     /// A short name for reports, such as `split/lines`.
     fn name(&self) -> String;
-    /// Proposes candidates through `driver` until it has nothing more to try.
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop>;
+    /// Proposes candidates through `cx` until it has nothing more to try.
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop>;
     /// The first candidates `run` would test on `best`, of kind `kind`, with batches of `batch`,
     /// if they can be told without testing anything (default: none). With many jobs, a reduction tests them
     /// in the slots the pass before leaves idle, so that a pass which finds nothing costs no

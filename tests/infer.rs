@@ -2,7 +2,7 @@
 //! tree pass reduces real-looking inputs through the driver.
 
 use myhill::{
-    DDMin, Driver, EvalOptions, FnOracle, Granularity, Pass, Policy, Stop, TreePass, TreeStrategy,
+    Cx, DDMin, EvalOptions, FnOracle, Granularity, Pass, Policy, Stop, TreePass, TreeStrategy,
     Units, infer,
 };
 use proptest::prelude::*;
@@ -84,7 +84,7 @@ fn first_unbalanced(input: &[u8], strategy: TreeStrategy, salt: u64) -> Option<V
         max_tests: Some(400),
         ..EvalOptions::bare()
     };
-    let mut driver = Driver::new(input.to_vec(), &oracle, options);
+    let mut driver = Cx::new(input.to_vec(), &oracle, options);
     match TreePass::new(strategy).run(&mut driver) {
         Ok(()) | Err(Stop::Budget) => {}
         Err(other) => panic!("{other}"),
@@ -151,7 +151,7 @@ fn boom(c: &[u8]) -> bool {
 
 fn reduce_with(strategy: TreeStrategy) -> (Vec<u8>, u64) {
     let oracle = FnOracle::new(boom);
-    let mut driver = Driver::new(PROGRAM.as_bytes().to_vec(), &oracle, EvalOptions::default());
+    let mut driver = Cx::new(PROGRAM.as_bytes().to_vec(), &oracle, EvalOptions::default());
     TreePass::new(strategy).run(&mut driver).unwrap();
     let tests = driver.report().eval.tests_run;
     (driver.best().to_vec(), tests)
@@ -182,14 +182,14 @@ fn tree_strategies_never_test_an_unbalanced_candidate_where_flat_ddmin_does() {
         }
         boom(c)
     });
-    let mut driver = Driver::new(PROGRAM.as_bytes().to_vec(), &oracle, EvalOptions::default());
+    let mut driver = Cx::new(PROGRAM.as_bytes().to_vec(), &oracle, EvalOptions::default());
     let units = Units::cut(driver.best(), Granularity::Tokens);
     let mut ddmin: Box<dyn Policy> = Box::new(DDMin);
     driver.run_policy(&units, &mut ddmin).unwrap();
     assert!(unbalanced.load(std::sync::atomic::Ordering::Relaxed) > 0);
     for strategy in TreeStrategy::ALL {
         unbalanced.store(0, std::sync::atomic::Ordering::Relaxed);
-        let mut driver = Driver::new(PROGRAM.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(PROGRAM.as_bytes().to_vec(), &oracle, EvalOptions::default());
         TreePass::new(strategy).run(&mut driver).unwrap();
         assert_eq!(
             unbalanced.load(std::sync::atomic::Ordering::Relaxed),
@@ -218,7 +218,7 @@ fn parallel_tree_passes_find_the_sequential_result() {
             jobs: 3,
             ..EvalOptions::default()
         };
-        let mut driver = Driver::new(PROGRAM.as_bytes().to_vec(), &oracle, options);
+        let mut driver = Cx::new(PROGRAM.as_bytes().to_vec(), &oracle, options);
         TreePass::new(strategy).run(&mut driver).unwrap();
         assert_eq!(driver.best(), &sequential[..], "{strategy}");
     }

@@ -31,14 +31,18 @@ const LAYERS: &[(&str, u32)] = &[
     ("tree", 8),
     ("dfa", 8),
     ("policy", 9),
+    ("sweeps", 9),
     ("driver", 10),
     ("certify", 8),
     ("bisect", 10),
-    ("schedule", 11),
-    ("passes", 12),
-    ("strategy", 13),
-    ("reduction", 14),
-    ("run_dir", 15),
+    ("ledger", 11),
+    ("cx", 12),
+    ("schedule", 13),
+    ("rounds", 14),
+    ("passes", 15),
+    ("strategy", 16),
+    ("reduction", 17),
+    ("run_dir", 18),
 ];
 
 /// The folders whose code only proposes and learns: no evaluator, no oracle, no files, no

@@ -2,7 +2,7 @@
 //! and gate that reads it.
 
 use myhill::{
-    Counter, Driver, EvalOptions, Figure, FnOracle, Nesting, ReduceOptions, Reduction, Strategy,
+    Counter, Cx, EvalOptions, Figure, FnOracle, Nesting, ReduceOptions, Reduction, Strategy,
     pass_named,
 };
 
@@ -15,7 +15,7 @@ int main(void) {
 }
 ";
 
-fn builds(driver: &Driver) -> u64 {
+fn builds(driver: &Cx) -> u64 {
     match driver.report().counters.get(&Counter::NestingBuilds) {
         Some(Figure::Count(n)) => *n,
         _ => 0,
@@ -27,7 +27,7 @@ fn a_round_on_one_best_builds_its_nesting_once() {
     // Nothing is interesting: every pass reads the same best. Six read the nesting (before,
     // each built its own); intervals and integers lex for themselves.
     let oracle = FnOracle::new(|_: &[u8]| false);
-    let mut driver = Driver::new(PROGRAM.into(), &oracle, EvalOptions::default());
+    let mut driver = Cx::new(PROGRAM.into(), &oracle, EvalOptions::default());
     let readers = [
         "tpdd/tree",
         "hollow",

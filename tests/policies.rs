@@ -4,8 +4,8 @@
 mod support;
 
 use myhill::{
-    BinarySplit, ComplementDDMin, DDMin, Driver, EvalOptions, FnOracle, Granularity, Policy,
-    ProbDD, Units,
+    BinarySplit, ComplementDDMin, Cx, DDMin, EvalOptions, FnOracle, Granularity, Policy, ProbDD,
+    Units,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -200,7 +200,7 @@ proptest! {
         ];
         for mut policy in policies {
             let oracle = FnOracle::new(has_subsequence);
-            let mut driver = Driver::new(input.clone(), &oracle, EvalOptions::default());
+            let mut driver = Cx::new(input.clone(), &oracle, EvalOptions::default());
             let units = Units::cut(&input, Granularity::Bytes);
             let kept = driver.run_policy(&units, &mut policy).unwrap();
             prop_assert!(has_subsequence(driver.best()));
@@ -236,11 +236,11 @@ fn cache_hits_are_counted_apart_from_real_runs() {
     let oracle = FnOracle::new(|c: &[u8]| c.contains(&b'2') && c.contains(&b'7'));
     let input = b"12345678".to_vec();
     let units = Units::cut(&input, Granularity::Bytes);
-    let mut cached = Driver::new(input.clone(), &oracle, EvalOptions::default());
+    let mut cached = Cx::new(input.clone(), &oracle, EvalOptions::default());
     cached
         .run_policy(&units, &mut (Box::new(DDMin) as Box<dyn Policy>))
         .unwrap();
-    let mut bare = Driver::new(input, &oracle, EvalOptions::bare());
+    let mut bare = Cx::new(input, &oracle, EvalOptions::bare());
     bare.run_policy(&units, &mut (Box::new(DDMin) as Box<dyn Policy>))
         .unwrap();
     let (c, b) = (cached.report().eval, bare.report().eval);

@@ -179,7 +179,7 @@ fn a_header_kept_for_one_type_name_goes_with_it() {
 
 #[test]
 fn the_word_split_tests_again_only_the_words_near_a_change_until_the_complete_sweep() {
-    use myhill::{Driver, EvalOptions, Partition, Pass, SweepMode};
+    use myhill::{Cx, EvalOptions, Partition, Pass, SweepMode};
     use std::sync::atomic::{AtomicBool, Ordering};
     // Thirty needed words, then a tail the test needs until `allow` is set.
     let words: Vec<String> = (0..30).map(|i| format!("w{i:03}")).collect();
@@ -190,8 +190,8 @@ fn the_word_split_tests_again_only_the_words_near_a_change_until_the_complete_sw
         words.iter().all(|w| t.contains(w.as_str()))
             && (allow.load(Ordering::Relaxed) || t.ends_with("TAIL"))
     });
-    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::bare());
-    let tests = |d: &Driver| d.report().eval.tests_run;
+    let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::bare());
+    let tests = |d: &Cx| d.report().eval.tests_run;
     driver.set_sweep_mode(SweepMode {
         remember: true,
         patience: None,
@@ -219,7 +219,7 @@ fn the_word_split_tests_again_only_the_words_near_a_change_until_the_complete_sw
 
 #[test]
 fn the_word_split_hands_its_tests_over_below_the_floor_and_goes_on_where_it_stopped() {
-    use myhill::{Counter, Driver, EvalOptions, Partition, Pass, SweepMode};
+    use myhill::{Counter, Cx, EvalOptions, Partition, Pass, SweepMode};
     // Sixty needed words, each followed by one the test does not need: a success about every
     // other test, two bytes each, about one byte a test.
     let words: Vec<String> = (0..60).map(|i| format!("w{i:03}")).collect();
@@ -232,7 +232,7 @@ fn the_word_split_hands_its_tests_over_below_the_floor_and_goes_on_where_it_stop
         remember: true,
         patience: Some(50),
     };
-    let split = |floor: Option<f64>, driver: &mut Driver| {
+    let split = |floor: Option<f64>, driver: &mut Cx| {
         driver.set_sweep_mode(patient);
         driver.set_yield_floor(floor);
         let before = driver.report().eval.tests_run;
@@ -240,12 +240,12 @@ fn the_word_split_hands_its_tests_over_below_the_floor_and_goes_on_where_it_stop
         driver.report().eval.tests_run - before
     };
     // Uninterrupted, for comparison.
-    let mut whole = Driver::new(input.clone().into_bytes(), &oracle, EvalOptions::bare());
+    let mut whole = Cx::new(input.clone().into_bytes(), &oracle, EvalOptions::bare());
     let alone = split(None, &mut whole);
     assert!(!String::from_utf8_lossy(whole.best()).contains('x'));
     // The other passes are expected to pay 5 bytes a test: the split stops after its first
     // 50 tests, with words left to delete.
-    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::bare());
+    let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::bare());
     let first = split(Some(5.0), &mut driver);
     assert_eq!(first, 50);
     assert_eq!(driver.counted(Counter::SplitHandOvers), 1);
@@ -318,7 +318,7 @@ fn a_c_file_whose_bodies_were_emptied_still_gets_the_statement_code_passes() {
 
 #[test]
 fn a_token_split_removing_less_than_a_tenth_of_a_byte_a_test_hands_over() {
-    use myhill::{Counter, Driver, EvalOptions, Granularity, Partition, Pass, SweepMode};
+    use myhill::{Counter, Cx, EvalOptions, Granularity, Partition, Pass, SweepMode};
     // 300 needed tokens and 3 the test does not need, one byte each: whatever order the split
     // takes, it removes less than a tenth of a byte a test.
     let mut input = String::new();
@@ -344,7 +344,7 @@ fn a_token_split_removing_less_than_a_tenth_of_a_byte_a_test_hands_over() {
         remember: true,
         patience: None,
     };
-    let split = |floor: Option<f64>, driver: &mut Driver| {
+    let split = |floor: Option<f64>, driver: &mut Cx| {
         driver.set_sweep_mode(remembering);
         driver.set_yield_floor(floor);
         let before = driver.report().eval.tests_run;
@@ -354,11 +354,11 @@ fn a_token_split_removing_less_than_a_tenth_of_a_byte_a_test_hands_over() {
             .unwrap();
         driver.report().eval.tests_run - before
     };
-    let mut alone = Driver::new(input.clone().into_bytes(), &oracle, EvalOptions::bare());
+    let mut alone = Cx::new(input.clone().into_bytes(), &oracle, EvalOptions::bare());
     let uninterrupted = split(None, &mut alone);
     assert!(uninterrupted > 100, "{uninterrupted} tests");
     // A waiting pass is expected to pay a byte a test: the split hands its tests over.
-    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::bare());
+    let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::bare());
     let first = split(Some(1.0), &mut driver);
     assert_eq!(first, 50);
     assert_eq!(driver.counted(Counter::SplitHandOvers), 1);

@@ -2,13 +2,13 @@
 //! changed, and the complete round at the end of a reduction still tests everything.
 
 use myhill::{
-    Counter, Driver, EvalOptions, FnOracle, Pass, ReduceOptions, Reduction, Schedule,
-    ShortIntervals, ShortenIdentifiers, SiblingRuns, SweepMode, schedule_of,
+    Counter, Cx, EvalOptions, FnOracle, Pass, ReduceOptions, Reduction, Schedule, ShortIntervals,
+    ShortenIdentifiers, SiblingRuns, SweepMode, schedule_of,
 };
 use std::sync::Mutex;
 
 /// Runs `pass` on the driver as a reduction would, and returns the candidates it tested.
-fn run_logged(driver: &mut Driver, pass: &mut dyn Pass, log: &Mutex<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
+fn run_logged(driver: &mut Cx, pass: &mut dyn Pass, log: &Mutex<Vec<Vec<u8>>>) -> Vec<Vec<u8>> {
     let before = log.lock().unwrap().len();
     driver.begin_pass(&pass.name());
     pass.run(driver).unwrap();
@@ -27,7 +27,7 @@ fn a_failed_candidate_is_not_tested_again_while_nothing_around_it_changed() {
         let s = String::from_utf8_lossy(c);
         s.contains(&a) && s.contains(&b) && s.contains(" x") && !s.ends_with('x')
     });
-    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+    let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
     driver.set_sweep_mode(SweepMode {
         remember: true,
         patience: None,
@@ -65,7 +65,7 @@ fn a_candidate_another_sweep_saw_fail_in_the_same_context_is_not_tested_again() 
         let s = String::from_utf8_lossy(t);
         s.contains(&a) && s.contains(&b) && s.contains(&c) && s.contains(" x") && !s.ends_with('x')
     });
-    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+    let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
     driver.set_sweep_mode(SweepMode {
         remember: true,
         patience: None,
@@ -139,7 +139,7 @@ impl Pass for Shorten {
         "shorten".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), myhill::Stop> {
         let best = String::from_utf8_lossy(driver.best()).into_owned();
         let mut candidate = best
             .contains("Y1")
@@ -197,7 +197,7 @@ fn a_renaming_does_not_make_the_sweeps_test_again_what_failed_with_the_old_names
         let t: Vec<&str> = s.split_whitespace().collect();
         t.len() == 4 && t[0] == t[2] && t[1] == "x" && t[3] == "y"
     });
-    let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+    let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
     driver.set_sweep_mode(SweepMode {
         remember: true,
         patience: None,
@@ -237,7 +237,7 @@ impl Pass for Logged {
         self.name.into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), myhill::Stop> {
         let mode = driver.sweep_mode();
         let best = driver.best().to_vec();
         self.log
@@ -322,7 +322,7 @@ impl Pass for RememberingFinder {
         "finder".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), myhill::Stop> {
         let (mode, best) = (driver.sweep_mode(), driver.best().to_vec());
         self.0.lock().unwrap().push(("finder", mode, best.clone()));
         let Some(stem) = best.strip_suffix(b"?") else {
@@ -345,7 +345,7 @@ impl Pass for RoundMarker {
         "round".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), myhill::Stop> {
         let (mode, best) = (driver.sweep_mode(), driver.best().to_vec());
         self.0.lock().unwrap().push(("round", mode, best));
         Ok(())
@@ -360,7 +360,7 @@ impl Pass for SweepProbe {
         "probe".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), myhill::Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), myhill::Stop> {
         let (mode, best) = (driver.sweep_mode(), driver.best().to_vec());
         self.0.lock().unwrap().push(("probe", mode, best));
         ShortIntervals.run(driver)

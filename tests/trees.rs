@@ -3,8 +3,8 @@
 mod support;
 
 use myhill::{
-    DDMin, Driver, EvalOptions, FnOracle, Hdd, IdSet, NodeId, NodeKind, Perses, Policy,
-    PolicyFactory, ProbDD, TPdd, Tree, TreeBuilder, Units,
+    Cx, DDMin, EvalOptions, FnOracle, Hdd, IdSet, NodeId, NodeKind, Perses, Policy, PolicyFactory,
+    ProbDD, TPdd, Tree, TreeBuilder, Units,
 };
 use std::sync::Arc;
 use support::demos::{DemoRow, tree_rows};
@@ -223,7 +223,7 @@ fn speculation_leaves_every_tree_policy_unchanged() {
             jobs,
             ..EvalOptions::bare()
         };
-        let mut driver = Driver::new(units.data().to_vec(), &oracle, options);
+        let mut driver = Cx::new(units.data().to_vec(), &oracle, options);
         let mut policy = policy;
         driver.run_policy(&units, &mut policy).unwrap()
     };

@@ -13,12 +13,12 @@
 //! result is interval-minimal: no contiguous run of units can be deleted.
 //!
 //! ```
-//! use myhill::{DfaOptions, DfaPass, Driver, EvalOptions, FnOracle, Granularity, Pass};
+//! use myhill::{DfaOptions, DfaPass, Cx, EvalOptions, FnOracle, Granularity, Pass};
 //! // Interesting iff an 'x' comes before a 'y'.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     b.iter().position(|&c| c == b'x').is_some_and(|i| b[i..].contains(&b'y'))
 //! });
-//! let mut driver = Driver::new(b"abxabcabyab".to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(b"abxabcabyab".to_vec(), &oracle, EvalOptions::default());
 //! let mut pass = DfaPass::new(Granularity::Bytes, DfaOptions::default());
 //! pass.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"xy");

@@ -5,8 +5,8 @@ use super::induction::{Induction, Origin};
 use super::quotient::Quotient;
 use super::word::Word;
 use crate::{
-    Counter, DfaPass, Driver, EvalOptions, Event, Figure, FnOracle, Granularity, Pass,
-    ReduceOptions, Reduction, Units,
+    Counter, Cx, DfaPass, EvalOptions, Event, Figure, FnOracle, Granularity, Pass, ReduceOptions,
+    Reduction, Units,
 };
 use proptest::prelude::*;
 use std::time::Duration;
@@ -192,7 +192,7 @@ proptest! {
     fn the_pass_stops_interval_minimal((input, p) in case(28), tokens in any::<bool>()) {
         let g = if tokens { Granularity::Tokens } else { Granularity::Bytes };
         let oracle = FnOracle::new(|b: &[u8]| p.holds(b));
-        let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input, &oracle, EvalOptions::default());
         let mut pass = DfaPass::new(g, small_options());
         pass.run(&mut driver).unwrap();
         prop_assert!(p.holds(driver.best()));
@@ -292,7 +292,7 @@ pub(crate) fn dead_beef(b: &[u8]) -> bool {
 fn random_bytes_solves_stay_bounded_and_the_run_ends() {
     let input = planted_random_bytes(2048, 7);
     let oracle = FnOracle::new(dead_beef);
-    let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+    let mut driver = Cx::new(input, &oracle, EvalOptions::default());
     // Tighter than the defaults so the test stays quick in a debug build.
     let options = DfaOptions {
         solve_time: Duration::from_millis(200),
@@ -348,7 +348,7 @@ fn balanced_with_x(b: &[u8]) -> bool {
 fn the_probe_finds_global_structure_in_a_few_tests() {
     let input = parens_with_x(300, 42);
     let oracle = FnOracle::new(balanced_with_x);
-    let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+    let mut driver = Cx::new(input, &oracle, EvalOptions::default());
     DfaPass::new(Granularity::Bytes, DfaOptions::default())
         .run(&mut driver)
         .unwrap();
@@ -391,7 +391,7 @@ fn pairs_of_loops_delete_a_bracket_with_its_partner() {
         probe_colours: 0,
         ..DfaOptions::default()
     };
-    let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+    let mut driver = Cx::new(input, &oracle, EvalOptions::default());
     DfaPass::new(Granularity::Bytes, options)
         .run(&mut driver)
         .unwrap();
@@ -410,7 +410,7 @@ fn pairs_of_loops_delete_a_bracket_with_its_partner() {
 #[test]
 fn the_probe_skips_words_over_a_large_alphabet() {
     let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-    let mut driver = Driver::new(b"abcdefghijxklm".to_vec(), &oracle, EvalOptions::default());
+    let mut driver = Cx::new(b"abcdefghijxklm".to_vec(), &oracle, EvalOptions::default());
     let mut probe = DfaPass::probe(Granularity::Bytes, 1024).with_max_alphabet(8);
     probe.run(&mut driver).unwrap();
     assert_eq!(driver.best(), b"abcdefghijxklm");
@@ -421,7 +421,7 @@ fn the_probe_skips_words_over_a_large_alphabet() {
     );
     // Over few symbols it looks.
     let oracle = FnOracle::new(balanced_with_x);
-    let mut driver = Driver::new(parens_with_x(300, 42), &oracle, EvalOptions::default());
+    let mut driver = Cx::new(parens_with_x(300, 42), &oracle, EvalOptions::default());
     let mut probe = DfaPass::probe(Granularity::Bytes, 1024).with_max_alphabet(8);
     probe.run(&mut driver).unwrap();
     assert_eq!(driver.best(), b"x");
@@ -435,7 +435,7 @@ fn the_probe_skips_words_over_a_large_alphabet() {
 fn an_interval_minimal_bracket_pair_goes_with_its_partner() {
     let oracle = FnOracle::new(balanced_with_x);
     let run = |pair_stage_units| {
-        let mut driver = Driver::new(b"(()x)".to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(b"(()x)".to_vec(), &oracle, EvalOptions::default());
         let options = DfaOptions {
             pair_stage_units,
             ..DfaOptions::default()

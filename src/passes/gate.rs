@@ -23,7 +23,7 @@
 //! Limits: text is told from bytes (valid UTF-8 without NUL) and brackets from the nesting,
 //! not parsed.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::kind::{Kind, is_text};
 use crate::report::Stop;
 use crate::schedule::Pass;
@@ -54,7 +54,7 @@ impl Needs {
     }
 
     /// Whether the driver's best meets the need, read from its shared nesting and its kind.
-    fn met_in(self, driver: &Driver) -> bool {
+    fn met_in(self, driver: &Cx) -> bool {
         self.met(is_text(driver.best()), driver.kind(), || {
             driver.nesting().is_structured()
         })
@@ -105,7 +105,7 @@ impl Pass for Gated {
         self.inner.name()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         if self.needs.met_in(driver) == self.met {
             self.inner.run(driver)
         } else {

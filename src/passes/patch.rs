@@ -20,7 +20,7 @@
 //! Limits: each candidate is rendered in full (O(n) bytes), so a sweep costs O(n) per
 //! candidate; patches never insert at a position without replacing something.
 
-use crate::driver::Driver;
+use crate::cx::{Cx, Judge};
 use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 
@@ -226,7 +226,7 @@ pub trait SweepPass {
     const NAME: &'static str;
     /// Its patches of the driver's best, in the order they are tried. A pass that reads the
     /// nesting reads the driver's shared [`crate::Nesting`].
-    fn patches(driver: &Driver) -> Vec<Patch>;
+    fn patches(driver: &Cx) -> Vec<Patch>;
 }
 
 impl<T: SweepPass> Pass for T {
@@ -234,7 +234,7 @@ impl<T: SweepPass> Pass for T {
         T::NAME.to_string()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let patches = T::patches(driver);
         sweep(driver, &patches).map(drop)
     }
@@ -271,14 +271,13 @@ pub fn context_key(best: &[u8], candidate: &[u8]) -> u64 {
     h.finish()
 }
 
-/// What the sweeps learned: the keys of the candidates that failed (in any sweep pass: a
-/// sibling run and a token run that delete the same bytes in the same context are one edit),
-/// and how many this sweep skipped for having failed before.
-struct Memory {
-    failed: std::collections::HashSet<u64>,
-    mode: crate::driver::SweepMode,
+/// What the sweeps learned, borrowed from the run's memory for one sweep: the keys of the
+/// candidates that failed (in any sweep pass: a sibling run and a token run that delete the
+/// same bytes in the same context are one edit), and how many this sweep skipped for having
+/// failed before.
+struct Memory<'s> {
+    sweeps: &'s mut crate::sweeps::Sweeps,
     skipped: u64,
-    renames: crate::driver::Renames,
     stale: StaleFailures,
 }
 
@@ -331,42 +330,40 @@ impl StaleFailures {
     }
 }
 
-impl Memory {
-    fn take(driver: &mut Driver) -> Memory {
-        Memory {
-            failed: driver.take_failures(),
-            mode: driver.sweep_mode(),
-            skipped: 0,
-            renames: driver.renames().clone(),
-            stale: StaleFailures::default(),
-        }
-    }
-
+impl Memory<'_> {
     /// The key of the edit from `best` (as [`Memory::form`] gave it) to `candidate`.
     fn key(&self, best_form: &[u8], candidate: &[u8]) -> u64 {
-        context_key(best_form, &self.renames.form(candidate))
+        context_key(best_form, &self.sweeps.renames.form(candidate))
     }
 
-    /// `best` as the memory reads it (see [`crate::driver::Renames`]).
+    /// `best` as the memory reads it (see [`crate::sweeps::Renames`]).
     fn form<'a>(&self, best: &'a [u8]) -> std::borrow::Cow<'a, [u8]> {
-        self.renames.form(best)
+        self.sweeps.renames.form(best)
     }
 
     /// Whether a candidate with this key is to be skipped.
     fn skips(&mut self, key: u64) -> bool {
-        let skip = self.mode.remember && self.failed.contains(&key);
+        let skip = self.sweeps.mode.remember && self.sweeps.failures.contains(&key);
         self.skipped += u64::from(skip);
         skip
     }
 
-    fn give_back(self, driver: &mut Driver, stopped_early: bool) {
+    /// Remembers that the candidate with this key, `patch`, failed.
+    fn failed(&mut self, key: u64, patch: &Patch) {
+        self.sweeps.failures.insert(key);
+        self.stale.failed(patch);
+    }
+
+    /// Counts what the sweep skipped and made stale, and whether patience ended it.
+    fn close(self, driver: &mut Judge, stopped_early: bool) {
         driver.count(Counter::SweepRemembered, self.skipped);
-        driver.note_stale_failures(self.stale.stale);
+        self.sweeps.note_stale_failures(self.stale.stale);
         if stopped_early {
             driver.count(Counter::SweepPatienceStops, 1);
-            driver.note_cut_short();
+            self.sweeps.note_cut_short();
         }
-        driver.keep_failures(self.failed);
+        let name = driver.ledger.current_name();
+        self.sweeps.swept(&name);
     }
 }
 
@@ -377,34 +374,39 @@ impl Memory {
 /// The driver's [`crate::SweepMode`] says what the sweep may leave out: with `remember`, a
 /// candidate that failed before in the same context ([`context_key`]); with `patience`, every
 /// candidate after that many tests in a row without a success. Every failure is remembered.
-pub fn sweep(driver: &mut Driver, candidates: &[Patch]) -> Result<usize, Stop> {
-    let mut memory = Memory::take(driver);
+pub fn sweep(cx: &mut Cx, candidates: &[Patch]) -> Result<usize, Stop> {
+    let (mut driver, sweeps) = cx.split();
+    let mut memory = Memory {
+        sweeps,
+        skipped: 0,
+        stale: StaleFailures::default(),
+    };
     let result = if driver.batch() > 1 {
-        sweep_batched(driver, candidates, &mut memory)
+        sweep_batched(&mut driver, candidates, &mut memory)
     } else {
-        sweep_one_by_one(driver, candidates, &mut memory)
+        sweep_one_by_one(&mut driver, candidates, &mut memory)
     };
     let (successes, stopped_early) = match result {
         Ok(r) => r,
         Err(stop) => {
-            memory.give_back(driver, false);
+            memory.close(&mut driver, false);
             return Err(stop);
         }
     };
-    memory.give_back(driver, stopped_early);
+    memory.close(&mut driver, stopped_early);
     Ok(successes)
 }
 
 /// [`sweep`] one candidate after another; also says whether patience ended it.
 fn sweep_one_by_one(
-    driver: &mut Driver,
+    driver: &mut Judge,
     candidates: &[Patch],
-    memory: &mut Memory,
+    memory: &mut Memory<'_>,
 ) -> Result<(usize, bool), Stop> {
     let snapshot = driver.best_shared();
     let meter = driver.meter();
     let total = candidates.len() as u64;
-    let patience = memory.mode.patience.unwrap_or(usize::MAX);
+    let patience = memory.sweeps.mode.patience.unwrap_or(usize::MAX);
     let mut accepted: Vec<Cut> = Vec::new();
     let mut next = 0;
     let mut successes = 0;
@@ -441,8 +443,7 @@ fn sweep_one_by_one(
         let winner = driver.try_candidates(&mut proposals)?;
         let failed_before = winner.as_ref().map_or(usize::MAX, |(index, _)| *index);
         for &(index, key) in proposed.iter().filter(|&&(index, _)| index < failed_before) {
-            memory.failed.insert(key);
-            memory.stale.failed(&candidates[index]);
+            memory.failed(key, &candidates[index]);
         }
         match winner {
             Some((index, cuts)) => {
@@ -456,20 +457,20 @@ fn sweep_one_by_one(
     }
 }
 
-/// [`sweep`] in batches of [`Driver::batch`] candidates: each batch (every candidate with
+/// [`sweep`] in batches of [`Cx::batch`] candidates: each batch (every candidate with
 /// what was accepted before it) is tested whole, then its successes are merged, in order,
 /// as far as they combine, and the merge is tested once. If it holds it is accepted and the
 /// sweep goes on after the batch; if not, the batch's first success alone is accepted and the
 /// sweep goes on after it (the others are tried again, with it). So a batch costs its size
 /// plus one test, and `jobs` tests of a batch run at once without waste.
 fn sweep_batched(
-    driver: &mut Driver,
+    driver: &mut Judge,
     candidates: &[Patch],
-    memory: &mut Memory,
+    memory: &mut Memory<'_>,
 ) -> Result<(usize, bool), Stop> {
     let snapshot = driver.best_shared();
     let size = driver.batch();
-    let patience = memory.mode.patience.unwrap_or(usize::MAX);
+    let patience = memory.sweeps.mode.patience.unwrap_or(usize::MAX);
     let mut failures_in_a_row = 0;
     let mut accepted: Vec<Cut> = Vec::new();
     let mut next = 0;
@@ -513,8 +514,7 @@ fn sweep_batched(
             .zip(&batch)
             .filter(|((_, v), _)| v.is_none())
         {
-            memory.failed.insert(key);
-            memory.stale.failed(&candidates[*index]);
+            memory.failed(key, &candidates[*index]);
         }
         let Some(&first) = wins.first() else {
             failures_in_a_row += batch.len();
@@ -625,7 +625,7 @@ mod tests {
     fn a_sweep_keeps_every_success_and_tests_each_candidate_once() {
         // Interesting while the x survives.
         let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-        let mut driver = Driver::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
         let candidates = vec![
             Patch::delete(0, 2),
             Patch::delete(3, 4),
@@ -658,9 +658,9 @@ mod tests {
                 batch,
                 ..EvalOptions::default()
             };
-            let mut driver = Driver::new(input.clone(), &oracle, options);
+            let mut driver = Cx::new(input.clone(), &oracle, options);
             assert_eq!(sweep(&mut driver, &candidates).unwrap(), 1);
-            driver.take_stale_failures()
+            driver.sweeps.take_stale_failures()
         };
         // The find at 20..22 changed the context of the failure at 10..11, tested before it;
         // not that of the failure at 100, too far, nor of the one at 25, tested after it.
@@ -672,7 +672,7 @@ mod tests {
     #[test]
     fn a_sweep_reports_its_progress_through_every_candidate() {
         let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-        let mut driver = Driver::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
         let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let sink = seen.clone();
         driver.evaluator().set_sink(move |e| {
@@ -698,7 +698,7 @@ mod tests {
             let mut it = input.iter();
             let needs_x = it.any(|&b| b == b'x');
             let oracle = FnOracle::new(|b: &[u8]| !needs_x || b.contains(&b'x'));
-            let mut driver = Driver::new(input.clone(), &oracle, EvalOptions::default());
+            let mut driver = Cx::new(input.clone(), &oracle, EvalOptions::default());
             let n = input.len();
             let candidates: Vec<Patch> = spans
                 .iter()

@@ -10,7 +10,7 @@
 //! whole input", so the first group is about half the input.
 //!
 //! ```
-//! use myhill::{BinarySplit, Driver, EvalOptions, FnOracle, Granularity, Policy, Units};
+//! use myhill::{BinarySplit, Cx, EvalOptions, FnOracle, Granularity, Policy, Units};
 //! use std::sync::atomic::{AtomicU64, Ordering};
 //! // 200 lines "0".."199"; interesting iff lines 37, 118 and 161 survive.
 //! let input: String = (0..200).map(|i| format!("{i}\n")).collect();
@@ -20,7 +20,7 @@
 //!     let text = String::from_utf8_lossy(b);
 //!     ["37", "118", "161"].iter().all(|s| text.lines().any(|l| l == *s))
 //! });
-//! let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::bare());
+//! let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::bare());
 //! let units = Units::cut(driver.best(), Granularity::Lines);
 //! let mut split: Box<dyn Policy> = Box::new(BinarySplit::default());
 //! driver.run_policy(&units, &mut split).unwrap();

@@ -1,7 +1,7 @@
 //! The conformance demos: small in-process problems whose oracle-call counts are fixed targets.
 //!
 //! Main types: [`DemoRow`] and [`seed_rows`]. Each row runs one policy on one demo through the
-//! ordinary [`Driver`] with the bare loop (one job, no cache), counting oracle calls exactly as
+//! ordinary [`Cx`] with the bare loop (one job, no cache), counting oracle calls exactly as
 //! the demos' own programs do. `examples/seed_tables.rs` prints the rows and the test suite
 //! asserts them.
 //!
@@ -11,7 +11,7 @@
 //! byte-rendering path as real inputs.
 
 use myhill::{
-    BinarySplit, ComplementDDMin, DDMin, Driver, EvalOptions, FnOracle, Policy, ProbDD, Units,
+    BinarySplit, ComplementDDMin, Cx, DDMin, EvalOptions, FnOracle, Policy, ProbDD, Units,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -56,7 +56,7 @@ pub fn reduce_values(
         keep(&parse(bytes))
     });
     let units = Units::from_pieces(values.iter().map(|v| format!("{v}\n")));
-    let mut driver = Driver::new(units.data().to_vec(), &oracle, EvalOptions::bare());
+    let mut driver = Cx::new(units.data().to_vec(), &oracle, EvalOptions::bare());
     let mut policy = policy;
     driver
         .run_policy(&units, &mut policy)

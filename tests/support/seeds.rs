@@ -4,7 +4,7 @@
 //! functions), [`buggy_fn_tokens`] (the same program as a raw token stream, for the flat
 //! baseline), [`scattered_bug_tree`] (the T-PDD page: three cooperating calls at three depths)
 //! and [`rows`], which runs every strategy the pages compare through the ordinary
-//! [`Driver`] and reports the pages' figures.
+//! [`Cx`] and reports the pages' figures.
 //!
 //! `buggy_fn_tree().outline(&IdSet::range(0, 14))` starts with
 //! `program { fn bar { stmt b1; if guard`.
@@ -15,8 +15,8 @@
 
 use super::demos::DemoRow;
 use myhill::{
-    DDMin, Driver, EvalOptions, FnOracle, Hdd, IdSet, NodeId, NodeKind, Perses, Policy,
-    PolicyFactory, ProbDD, TPdd, Tree, TreeBuilder, Units,
+    Cx, DDMin, EvalOptions, FnOracle, Hdd, IdSet, NodeId, NodeKind, Perses, Policy, PolicyFactory,
+    ProbDD, TPdd, Tree, TreeBuilder, Units,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -274,7 +274,7 @@ pub fn run_labeled(
             .enumerate()
             .map(|(id, label)| format!("{id} {label}\n")),
     );
-    let mut driver = Driver::new(units.data().to_vec(), &oracle, EvalOptions::bare());
+    let mut driver = Cx::new(units.data().to_vec(), &oracle, EvalOptions::bare());
     let result = driver
         .run_policy(&units, &mut policy)
         .expect("in-process demos cannot fail to run");

@@ -8,11 +8,11 @@
 //! byte alone. Shrink Ray's `lower_bytes` and afl-tmin's alphabet stage work the same way.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, LowerBytes, Pass};
+//! use myhill::{Cx, EvalOptions, FnOracle, LowerBytes, Pass};
 //! // Only the magic at the start matters.
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"\x7fELF"));
 //! let input = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x09";
-//! let mut driver = Driver::new(input.to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
 //! LowerBytes.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"\x7fELF\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00");
 //! ```
@@ -20,7 +20,7 @@
 //! Cost: 1 test, plus 1 per repeated byte value, plus 1 per byte on inputs of at least 16
 //! bytes (a tiny input's few bytes are usually all meaningful).
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::passes::patch::{Cut, Patch, SweepPass};
 
 /// Lowers bytes toward zero; see the module doc.
@@ -75,7 +75,7 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for LowerBytes {
     const NAME: &'static str = "lower/bytes";
 
-    fn patches(driver: &Driver) -> Vec<Patch> {
+    fn patches(driver: &Cx) -> Vec<Patch> {
         candidates(driver.best())
     }
 }

@@ -33,7 +33,7 @@
 //! siblings in about `2 log2 n` tests.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, LengthAware, Pass};
+//! use myhill::{Cx, EvalOptions, FnOracle, LengthAware, Pass};
 //! // Records: [type][u8 length of the value][value]; type 1 holds records. `Some(found)`
 //! // if every length is right, `found` if a type 9 record lies two lists deep or more.
 //! fn read(b: &[u8], depth: u32) -> Option<bool> {
@@ -60,7 +60,7 @@
 //! ]
 //! .concat();
 //! let oracle = FnOracle::new(|b: &[u8]| read(b, 0) == Some(true));
-//! let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input, &oracle, EvalOptions::default());
 //! LengthAware::default().run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), [1, 4, 1, 2, 9, 0]);
 //! ```
@@ -70,7 +70,7 @@
 //! after an odd-length one (RIFF's), so PNG is not read, and a RIFF file only if every chunk
 //! has an even length; inputs over 4 MiB are left alone. notes/length-aware.md measures it.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::passes::patch::{Cut, Patch, sweep};
 use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
@@ -462,7 +462,7 @@ impl Pass for LengthAware {
         "length-aware".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let input = driver.best();
         let kept = self.layout.and_then(|l| {
             let mut tree = l.tree(input)?;
@@ -621,7 +621,7 @@ mod tests {
                 tests.fetch_add(1, Ordering::Relaxed);
                 b.starts_with(b"MHCK") && riff_read(&b[4..], 0, b"", big_endian) == Some(true)
             });
-            let mut driver = Driver::new(input.clone(), &oracle, EvalOptions::default());
+            let mut driver = Cx::new(input.clone(), &oracle, EvalOptions::default());
             let mut pass = LengthAware::default();
             for _ in 0..4 {
                 pass.run(&mut driver).unwrap();

@@ -10,7 +10,7 @@
 //! tree both do nothing.
 //!
 //! ```
-//! use myhill::{Archive, Driver, EvalOptions, Entry, FilesDelete, FnOracle, Pass};
+//! use myhill::{Archive, Cx, EvalOptions, Entry, FilesDelete, FnOracle, Pass};
 //! let tree = Archive::new(vec![
 //!     Entry::file("README", 0o644, b"a long text nobody needs\n"),
 //!     Entry::file("src/main.c", 0o644, b"int main(void) { return 1/0; }\n"),
@@ -20,7 +20,7 @@
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     Archive::decode(b).is_ok_and(|t| t.entries().iter().any(|e| e.path == b"src/main.c"))
 //! });
-//! let mut driver = Driver::new(tree.encode(), &oracle, EvalOptions::bare());
+//! let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
 //! FilesDelete.run(&mut driver).unwrap();
 //! let left = Archive::decode(driver.best()).unwrap();
 //! assert_eq!(left.files(), 1);
@@ -28,7 +28,7 @@
 //!
 //! Cost: [`FilesDelete`] costs what binary splitting costs over the entries (about
 //! `d * log2(n / d)` tests for `d` needed among `n`); [`FilesEach`] a one-file schedule per
-//! file, each to its own fixpoint, and after each file that changed a [`FilesDelete`] (so a
+//! file, each to its own fixpoint through the round engine, and after each file that changed a [`FilesDelete`] (so a
 //! file the edit left unused is deleted before a schedule is spent on it). Limits: a file is reduced with every other file fixed, so
 //! an edit that needs two files changed at once (a name renamed in both) is not found; the
 //! rounds of the reduction (deletion again after the files shrank) find what a file's edit
@@ -36,7 +36,7 @@
 //! that certifies through the evaluator would see one file as the whole tree).
 
 use crate::archive::{Archive, EntryKind};
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::idset::IdSet;
 use crate::policy::{BinarySplit, Policy};
 use crate::report::{Counter, Stop};
@@ -52,7 +52,7 @@ impl Pass for FilesDelete {
         "files/delete".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let Ok(tree) = Archive::decode(driver.best()) else {
             return Ok(());
         };
@@ -110,7 +110,7 @@ impl Pass for FilesHoist {
         "files/hoist".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         loop {
             let Ok(tree) = Archive::decode(driver.best()) else {
                 return Ok(());
@@ -284,7 +284,7 @@ impl Pass for FilesBypass {
         "files/bypass".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         loop {
             let Ok(tree) = Archive::decode(driver.best()) else {
                 return Ok(());
@@ -367,8 +367,8 @@ impl Pass for FilesBypass {
 }
 
 /// Runs a one-file schedule on each regular file of a tree with the rest of the tree as it is
-/// around it. Each file's schedule runs to its fixpoint (after a round that changed the file,
-/// only the passes that paid; a full round that changes nothing ends).
+/// around it. Each file's schedule runs through the round engine (rounds.rs): planned
+/// rounds to its fixpoint, each pass in a row of its own named `pass @ path`.
 ///
 /// The files go in the order of the references they make to each other (see
 /// [`FilesBypass`]): a file that names no other file first, then the files naming only those,
@@ -407,13 +407,9 @@ impl FilesEach {
         self
     }
 
-    /// Runs `schedule` to its fixpoint on file `path` of the best tree, if it is still there;
-    /// whether the tree changed.
-    fn reduce_file(
-        driver: &mut Driver,
-        path: &[u8],
-        schedule: &mut Schedule,
-    ) -> Result<bool, Stop> {
+    /// Runs `schedule` on file `path` of the best tree through the round engine (its rows
+    /// named `pass @ path`), if the file is still there; whether the tree changed.
+    fn reduce_file(driver: &mut Cx, path: &[u8], schedule: &mut Schedule) -> Result<bool, Stop> {
         let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
         let Some(i) = tree.entries().iter().position(|e| e.path == path) else {
             return Ok(false);
@@ -422,7 +418,7 @@ impl FilesEach {
         let before = driver.best_shared();
         driver.focus(&String::from_utf8_lossy(path), splice);
         driver.count(Counter::FilesEachFiles, 1);
-        let result = run_to_fixpoint(schedule, driver);
+        let result = crate::rounds::run_within(driver, schedule);
         driver.unfocus();
         result?;
         Ok(driver.best() != before.as_slice())
@@ -485,7 +481,7 @@ impl Pass for FilesEach {
         self.name.clone()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let Ok(tree) = Archive::decode(driver.best()) else {
             return Ok(());
         };
@@ -521,29 +517,6 @@ impl Pass for FilesEach {
             FilesDelete.run(driver)?;
         }
         Ok(())
-    }
-}
-
-fn run_to_fixpoint(schedule: &mut Schedule, driver: &mut Driver) -> Result<(), Stop> {
-    let n = schedule.passes.len();
-    let mut chosen = vec![true; n];
-    loop {
-        let full = chosen.iter().all(|&c| c);
-        let before = driver.best_shared();
-        let mut paid = vec![false; n];
-        for (i, pass) in schedule.passes.iter_mut().enumerate() {
-            if !chosen[i] {
-                continue;
-            }
-            let start = driver.best_shared();
-            pass.run(driver)?;
-            paid[i] = driver.best() != start.as_slice();
-        }
-        let changed = driver.best() != before.as_slice();
-        if !schedule.to_fixpoint || (!changed && full) {
-            return Ok(());
-        }
-        chosen = if changed { paid } else { vec![true; n] };
     }
 }
 
@@ -630,6 +603,33 @@ mod tests {
         assert_eq!(tree.entries()[2].kind, EntryKind::File(b"Y".to_vec()));
     }
 
+    /// Each file's passes run through the round engine in rows of their own, named after the
+    /// file; a row counts only its own tests, so the rows add up to no more than the run's.
+    #[test]
+    fn each_file_s_passes_have_rows_named_after_the_file() {
+        let oracle = FnOracle::new(interesting);
+        let mut reduction = Reduction::new(project().encode(), &oracle, ReduceOptions::default());
+        let default = || {
+            crate::strategy::Strategy::named("default")
+                .unwrap()
+                .schedule()
+        };
+        let finished = reduction
+            .run(&mut crate::strategy::directory_schedule(default, &[]))
+            .unwrap();
+        let report = &finished.report;
+        let names: Vec<&str> = report.passes.iter().map(|p| p.name.as_str()).collect();
+        assert!(
+            report
+                .passes
+                .iter()
+                .any(|p| p.name.ends_with(" @ pkg/calc.py") && p.tests > 0),
+            "{names:?}"
+        );
+        let rows: u64 = report.passes.iter().map(|p| p.tests).sum();
+        assert!(rows <= report.eval.tests_run, "{rows} {names:?}");
+    }
+
     #[test]
     fn a_file_takes_the_content_of_the_one_it_uses() {
         // Interesting while run.sh holds BUG, or uses lib.sh which does.
@@ -646,7 +646,7 @@ mod tests {
             Entry::file("lib.sh", 0o644, b"BUG"),
         ])
         .unwrap();
-        let mut driver = Driver::new(tree.encode(), &oracle, EvalOptions::bare());
+        let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
         FilesHoist.run(&mut driver).unwrap();
         let left = Archive::decode(driver.best()).unwrap();
         assert_eq!(left.entries(), [Entry::file("run.sh", 0o755, b"BUG")]);
@@ -694,7 +694,7 @@ mod tests {
         let oracle = FnOracle::new(raises_in_pkg_c);
         assert!(raises_in_pkg_c(&tree.encode()));
         // Moving b.py's content into main.py breaks the relative import.
-        let mut driver = Driver::new(tree.encode(), &oracle, EvalOptions::bare());
+        let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
         FilesHoist.run(&mut driver).unwrap();
         assert_eq!(Archive::decode(driver.best()).unwrap().files(), 3);
         FilesBypass.run(&mut driver).unwrap();
@@ -741,7 +741,7 @@ mod tests {
     #[test]
     fn the_passes_leave_a_single_file_alone() {
         let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-        let mut driver = Driver::new(b"abxcd".to_vec(), &oracle, EvalOptions::bare());
+        let mut driver = Cx::new(b"abxcd".to_vec(), &oracle, EvalOptions::bare());
         FilesDelete.run(&mut driver).unwrap();
         FilesBypass.run(&mut driver).unwrap();
         FilesEach::new(|| {

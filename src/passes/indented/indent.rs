@@ -13,11 +13,11 @@
 //! One sweep: at most one test per candidate.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, IndentBlocks, Pass};
+//! use myhill::{Cx, EvalOptions, FnOracle, IndentBlocks, Pass};
 //! // Interesting while "1/0" is at the start of a line.
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"1/0") || b.windows(4).any(|w| w == b"\n1/0"));
 //! let input = b"import sys\ndef f(x):\n    y = 2\n    1/0\n\nprint(1)\n".to_vec();
-//! let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input, &oracle, EvalOptions::default());
 //! IndentBlocks.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"import sys\ny = 2\n1/0\n\nprint(1)\n");
 //! ```
@@ -26,7 +26,7 @@
 //! space-indented header may mix them. Lines continued inside brackets are not told apart
 //! from a deeper block.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::lex::{Class, lex, pair_brackets};
 use crate::passes::patch::{Cut, Patch, SweepPass};
 
@@ -176,7 +176,7 @@ fn inline_headers(input: &[u8], lines: &[Line]) -> Vec<Patch> {
 impl SweepPass for IndentBlocks {
     const NAME: &'static str = "indent/blocks";
 
-    fn patches(driver: &Driver) -> Vec<Patch> {
+    fn patches(driver: &Cx) -> Vec<Patch> {
         candidates(driver.best())
     }
 }

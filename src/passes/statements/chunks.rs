@@ -30,10 +30,10 @@
 //! with one job.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Pass, TopChunks};
+//! use myhill::{Cx, EvalOptions, FnOracle, Pass, TopChunks};
 //! let input: Vec<u8> = (0..200).flat_map(|i| format!("int v{i} = {i};\n").into_bytes()).collect();
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(8).any(|w| w == b"v17 = 17"));
-//! let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input, &oracle, EvalOptions::default());
 //! let mut pass = TopChunks::new(0);
 //! pass.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"int v17 = 17;\n");
@@ -44,7 +44,7 @@
 //! On an input below `min_bytes` the pass does nothing; the finer passes take over there.
 
 use super::declarations::class_members;
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::kind::is_text;
 use crate::lex::{Class, bracket_pairs};
 use crate::passes::patch::without_ranges;
@@ -259,7 +259,7 @@ fn chunk_start(end: usize, k: usize) -> usize {
 impl TopChunks {
     /// Sweeps the members of each class, the largest class first: runs of its members back to
     /// front, halving the run from all of them down to one. A run never leaves its class.
-    fn sweep_members(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn sweep_members(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let needed = &self.needed;
         let classes = class_members(driver.best(), &|head, text| {
             !needed.is_empty() && needed.contains(&member_key(head, text))
@@ -373,7 +373,7 @@ impl Pass for TopChunks {
         .to_string()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         // Offsets are u32, as in the inferred tree.
         if driver.best().len() < self.min_bytes || driver.best().len() >= u32::MAX as usize {
             return Ok(());
@@ -537,7 +537,7 @@ int main(int argc, char **argv)
             .map(|i| format!("int f{i}(int a) {{\n  return a + {i};\n}}\n"))
             .collect();
         let oracle = FnOracle::new(|b: &[u8]| b.windows(10).any(|w| w == b"a + 200;\n}"));
-        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
         TopChunks::bodies(0).run(&mut driver).unwrap();
         let expect: String = (0..256)
             .map(|i| match i {
@@ -602,7 +602,7 @@ int main(int argc, char **argv)
                     .find("t63;")
                     .is_some_and(|at| public.is_some_and(|p| p < at))
         });
-        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
         TopChunks::members(0).run(&mut driver).unwrap();
         assert_eq!(
             String::from_utf8_lossy(driver.best()),
@@ -622,12 +622,12 @@ int main(int argc, char **argv)
         };
         let oracle = FnOracle::new(needs);
         let mut pass = TopChunks::members(0);
-        let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
         pass.run(&mut driver).unwrap();
         assert_eq!(driver.best(), b"struct S {\n  int a;\n  int c;\n};\n");
         // The same class after a change elsewhere: both members are known needed.
         let changed = format!("{}int x;\n", String::from_utf8_lossy(driver.best()));
-        let mut driver = Driver::new(
+        let mut driver = Cx::new(
             changed.clone().into_bytes(),
             &oracle,
             EvalOptions::default(),
@@ -636,7 +636,7 @@ int main(int argc, char **argv)
         assert_eq!(driver.best(), changed.as_bytes());
         assert_eq!(driver.report().eval.tests_run, 0);
         // A fresh pass tries them again.
-        let mut driver = Driver::new(changed.into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(changed.into_bytes(), &oracle, EvalOptions::default());
         TopChunks::members(0).run(&mut driver).unwrap();
         assert!(driver.report().eval.tests_run >= 2);
     }
@@ -657,7 +657,7 @@ int main(int argc, char **argv)
         let input = format!("[{}]", records.join(", "));
         let valid = |b: &[u8]| !b.windows(2).any(|w| w == b",]") && !b.starts_with(b"[,");
         let oracle = FnOracle::new(|b: &[u8]| valid(b) && b.windows(8).any(|w| w == b"\"id\": 5}"));
-        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
         TopChunks::new(0).run(&mut driver).unwrap();
         assert_eq!(driver.best(), b"[{\"id\": 5}]");
     }
@@ -669,7 +669,7 @@ int main(int argc, char **argv)
             .flat_map(|i| format!("line {i}\n").into_bytes())
             .collect();
         let oracle = FnOracle::new(|b: &[u8]| b.windows(8).any(|w| w == b"line 10\n"));
-        let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input, &oracle, EvalOptions::default());
         TopChunks::new(0).run(&mut driver).unwrap();
         assert_eq!(driver.best(), b"line 10\n");
         let trace = driver.report().trace;
@@ -685,7 +685,7 @@ int main(int argc, char **argv)
         let body: String = (0..60).map(|i| format!("int v{i};\n")).collect();
         let input = format!("a {{\nx;\ny;\n}}\nb {{\n{body}}}\n");
         let oracle = FnOracle::new(|b: &[u8]| b.len() == input.len());
-        let mut driver = Driver::new(input.clone().into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.clone().into_bytes(), &oracle, EvalOptions::default());
         TopChunks::new(0).run(&mut driver).unwrap();
         assert_eq!(forms(input.as_bytes(), input.len() / OPEN_SHARE).len(), 61);
         assert_eq!(
@@ -697,7 +697,7 @@ int main(int argc, char **argv)
     #[test]
     fn small_inputs_are_left_to_the_finer_passes() {
         let oracle = FnOracle::new(|_: &[u8]| true);
-        let mut driver = Driver::new(b"a\nb\n".to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(b"a\nb\n".to_vec(), &oracle, EvalOptions::default());
         TopChunks::new(1000).run(&mut driver).unwrap();
         assert_eq!(driver.best(), b"a\nb\n");
         assert_eq!(driver.report().eval.tests_run, 0);

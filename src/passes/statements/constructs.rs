@@ -35,14 +35,14 @@
 //! thousands (notes/schedule.md, statement code).
 //!
 //! ```
-//! use myhill::{Constructs, Driver, EvalOptions, FnOracle, Pass};
+//! use myhill::{Constructs, Cx, EvalOptions, FnOracle, Pass};
 //! // Interesting while `g();` survives and the braces pair.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let s = String::from_utf8_lossy(b);
 //!     s.contains("g();") && s.matches('{').count() == s.matches('}').count()
 //! });
 //! let input = b"void f(){for(int i=0;i<n;++i){g();}}";
-//! let mut driver = Driver::new(input.to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
 //! Constructs.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"void f(){g();}");
 //! ```
@@ -52,7 +52,7 @@
 //! followed by a block for a definition; the test rejects such candidates, at one test each.
 //! Inputs of more than [`Constructs::MAX_ELEMENTS`] elements are left to the other passes.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::passes::patch::{Cut, Patch, SweepPass, largest_first};
 use crate::passes::text::siblings::run_end;
 use crate::tree::Nesting;
@@ -585,7 +585,7 @@ fn item_cut(seq: &[(usize, usize)], list: &[(usize, usize)], i: usize) -> Cut {
 impl SweepPass for Constructs {
     const NAME: &'static str = "constructs";
 
-    fn patches(driver: &Driver) -> Vec<Patch> {
+    fn patches(driver: &Cx) -> Vec<Patch> {
         candidates(&driver.nesting())
     }
 }

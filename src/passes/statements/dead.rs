@@ -23,10 +23,10 @@
 //! compiler's symbol table.
 //!
 //! ```
-//! use myhill::{DeadDeclarations, Driver, EvalOptions, FnOracle, Pass};
+//! use myhill::{DeadDeclarations, Cx, EvalOptions, FnOracle, Pass};
 //! let input = "struct A { int x; };\nstruct B { A a; };\nint f(B b) {}\nint g(int) {}\nint main() { return g(1); }\n";
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(4).any(|w| w == b"g(1)"));
-//! let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
 //! DeadDeclarations::new(0).run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"int g(int) {}\nint main() { return g(1); }\n");
 //! ```
@@ -39,7 +39,7 @@
 //! the finer passes take them.
 
 use super::declarations::Index;
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::eval::content_key;
 use crate::kind::is_text;
 use crate::passes::patch::without_ranges;
@@ -210,7 +210,7 @@ impl Pass for DeadDeclarations {
         "chunks/dead".to_string()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let mut rate = Rate::default();
         loop {
             let len = driver.best().len();
@@ -343,7 +343,7 @@ mod tests {
         }
         input.push_str("int main() { return c42(0); }\n");
         let oracle = FnOracle::new(|b: &[u8]| b.windows(9).any(|w| w == b"c42(0); }"));
-        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
         DeadDeclarations::new(0).run(&mut driver).unwrap();
         assert_eq!(
             String::from_utf8_lossy(driver.best()),
@@ -388,7 +388,7 @@ mod tests {
                     .find("int open();")
                     .is_some_and(|at| text[..at].trim_end().ends_with("public:"))
         });
-        let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
         DeadDeclarations::new(0).run(&mut driver).unwrap();
         assert_eq!(
             String::from_utf8_lossy(driver.best()),
@@ -399,11 +399,11 @@ mod tests {
     #[test]
     fn small_and_binary_inputs_are_left_alone() {
         let oracle = FnOracle::new(|_: &[u8]| true);
-        let mut driver = Driver::new(b"int f() {}\n".to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(b"int f() {}\n".to_vec(), &oracle, EvalOptions::default());
         DeadDeclarations::new(1000).run(&mut driver).unwrap();
         assert_eq!(driver.report().eval.tests_run, 0);
         let binary: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
-        let mut driver = Driver::new(binary, &oracle, EvalOptions::default());
+        let mut driver = Cx::new(binary, &oracle, EvalOptions::default());
         DeadDeclarations::new(0).run(&mut driver).unwrap();
         assert_eq!(driver.report().eval.tests_run, 0);
     }
@@ -419,7 +419,7 @@ mod tests {
             let input: Vec<u8> = (0..10)
                 .flat_map(|i| format!("int a{i} = 1;\n").into_bytes())
                 .collect();
-            let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+            let mut driver = Cx::new(input, &oracle, EvalOptions::default());
             DeadDeclarations::new(0).run(&mut driver).unwrap();
             let _ = done.send(driver.best().to_vec());
         });

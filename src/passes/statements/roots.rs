@@ -15,10 +15,10 @@
 //! and starts again while a round removes a good share of the input.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Pass, RootForms};
+//! use myhill::{Cx, EvalOptions, FnOracle, Pass, RootForms};
 //! let input = "struct A { int x; };\nbool operator==(A, A) { return true; }\nint f(int y) { return y; }\nint main() { return f(1); }\n";
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(4).any(|w| w == b"f(1)"));
-//! let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
 //! RootForms::new(0).run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"\nint f(int y) { return y; }\nint main() { return f(1); }\n");
 //! ```
@@ -30,7 +30,7 @@
 
 use super::dead::{DeadDeclarations, Rate, cut};
 use super::declarations::nameless_forms;
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::eval::content_key;
 use crate::kind::is_text;
 use crate::passes::patch::without_ranges;
@@ -82,7 +82,7 @@ impl Pass for RootForms {
         "chunks/roots".to_string()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         loop {
             let len = driver.best().len();
             // Offsets are u32, as in the chunk passes.
@@ -101,7 +101,7 @@ impl Pass for RootForms {
 impl RootForms {
     /// Runs of the list, the whole list first, then halves, back to front, until the list is
     /// swept at length one or the yield falls.
-    fn sweep(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn sweep(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let mut rate = Rate::default();
         let (mut forms, mut list) = self.roots(driver.best());
         let mut k = list.len();
@@ -175,10 +175,10 @@ mod tests {
             let t = String::from_utf8_lossy(b);
             t.contains("int main() { Small s; return s.v; }") && t.contains("struct Small")
         });
-        let mut alone = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        let mut alone = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
         DeadDeclarations::new(0).run(&mut alone).unwrap();
         assert!(String::from_utf8_lossy(alone.best()).contains("struct Big"));
-        let mut driver = Driver::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
         RootForms::new(0).run(&mut driver).unwrap();
         assert_eq!(
             String::from_utf8_lossy(driver.best()),
@@ -199,7 +199,7 @@ mod tests {
             let t = String::from_utf8_lossy(b);
             t.contains("bool operator==(T7, T7)") && t.contains("return T7{} == T7{}; }")
         });
-        let mut driver = Driver::new(input.into_bytes(), &oracle, EvalOptions::default());
+        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
         let mut pass = RootForms::new(0);
         pass.run(&mut driver).unwrap();
         let best = String::from_utf8_lossy(driver.best()).into_owned();
@@ -215,7 +215,7 @@ mod tests {
     #[test]
     fn small_and_binary_inputs_are_left_alone() {
         let oracle = FnOracle::new(|_: &[u8]| true);
-        let mut driver = Driver::new(
+        let mut driver = Cx::new(
             b"bool operator<(A, A);\n".to_vec(),
             &oracle,
             EvalOptions::default(),

@@ -15,14 +15,14 @@
 //! `reduce-class-template-param`); this is the lexical form of the move, one test a candidate.
 //!
 //! ```
-//! use myhill::{BuiltinTypes, Driver, EvalOptions, FnOracle, Pass};
+//! use myhill::{BuiltinTypes, Cx, EvalOptions, FnOracle, Pass};
 //! // Interesting while `i` is declared unsigned, whatever spells it.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let s = String::from_utf8_lossy(b);
 //!     s.contains("unsigned i;") || (s.contains("#include <stdio.h>") && s.contains("size_t i;"))
 //! });
 //! let input = b"#include <stdio.h>\nvoid f(){size_t i;i<g();}\n".to_vec();
-//! let mut driver = Driver::new(input, &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input, &oracle, EvalOptions::default());
 //! BuiltinTypes::default().run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"void f(){unsigned i;i<g();}\n");
 //! ```
@@ -33,7 +33,7 @@
 //! candidate then costs a test only if it makes the input smaller). A candidate that failed is
 //! not proposed again by the same pass.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::lex::{Class, Lexeme, lex};
 use crate::passes::text::rename::is_reserved;
 use crate::report::Stop;
@@ -392,7 +392,7 @@ impl Pass for BuiltinTypes {
         "types/builtin".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         loop {
             let input = driver.best_shared();
             let order: Vec<Candidate> = candidates(&input)

@@ -19,7 +19,7 @@
 //! and costs its one test; text the test needs inside a comment makes it fail too, and the
 //! finer passes then delete the comments one by one.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::lex::{Class, Lexeme, is_space, lexemes};
 use crate::report::Stop;
 use crate::schedule::Pass;
@@ -68,7 +68,7 @@ impl Pass for StripComments {
         "strip/comments".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let best = driver.best().to_vec();
         let all = strip_comments(&best, |_| true);
         if all.len() >= best.len() {

@@ -8,8 +8,8 @@
 //! deadline (the proof-byte budget, which is reproducible, normally trips first).
 
 use crate::certify::{Certificate, Minimality};
+use crate::cx::Cx;
 use crate::dfa::{DfaOptions, Finish, Induction, InductionStats, Origin, Word};
-use crate::driver::Driver;
 use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 use crate::units::{Granularity, Units};
@@ -134,7 +134,7 @@ impl DfaPass {
     }
 }
 
-fn report(driver: &mut Driver, stats: &InductionStats, learned: u64) {
+fn report(driver: &mut Cx, stats: &InductionStats, learned: u64) {
     driver.count(Counter::DfaSolves, stats.solves);
     driver.time(Counter::DfaSatSeconds, stats.sat_time);
     driver.time(Counter::DfaBuildSeconds, stats.build_time);
@@ -163,7 +163,7 @@ impl Pass for DfaPass {
         format!("{kind}/{}", self.granularity)
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         if self.retired
             || self.proven_minimal.as_deref() == Some(driver.best())
             || self.probed.as_deref() == Some(driver.best())
@@ -270,7 +270,7 @@ impl DfaPass {
     /// new word, and where the deletion began) or interval-minimality (returns `None`).
     fn search(
         &mut self,
-        driver: &mut Driver,
+        driver: &mut Cx,
         induction: &mut Induction,
     ) -> Result<Option<Restart>, Stop> {
         while let Some(round) = induction.next_round() {
@@ -358,7 +358,7 @@ impl DfaPass {
     /// interesting: a bracket with its partner, which no quotient of a word that needs each
     /// alone can propose. Outermost pairs first, of differing units only (equal ones delete
     /// like a loop, which the intervals already refuted). Returns whether one was accepted.
-    fn delete_a_pair(&self, driver: &mut Driver, word: &Word) -> Result<bool, Stop> {
+    fn delete_a_pair(&self, driver: &mut Cx, word: &Word) -> Result<bool, Stop> {
         let n = word.len();
         let mut pairs: Vec<(usize, usize)> = (0..n)
             .flat_map(|i| (i + 2..n).map(move |j| (i, j)))
@@ -381,7 +381,7 @@ impl DfaPass {
 
     /// Carried pairs are positions of the candidate's symbols; they apply only if cutting the
     /// accepted bytes again gives the same units (tokens can fuse across a deletion).
-    fn recuts_alike(&self, driver: &Driver, induction: &Induction, symbols: &[u32]) -> bool {
+    fn recuts_alike(&self, driver: &Cx, induction: &Induction, symbols: &[u32]) -> bool {
         let units = Units::cut(driver.best(), self.granularity);
         let word = induction.word();
         units.len() == symbols.len()

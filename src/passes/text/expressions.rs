@@ -14,10 +14,10 @@
 //! division `a / b` whose divisor cannot go can still become `0 / 0`.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, Expressions, FnOracle, Pass};
+//! use myhill::{Cx, EvalOptions, Expressions, FnOracle, Pass};
 //! // Interesting while it still divides by zero.
 //! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"/0"));
-//! let mut driver = Driver::new(b"x = total(a, b) * scale/0".to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(b"x = total(a, b) * scale/0".to_vec(), &oracle, EvalOptions::default());
 //! Expressions.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"0/0");
 //! ```
@@ -25,7 +25,7 @@
 //! Cost: 2 tests per binary operator and 1 per name, call or chain; inputs of more than
 //! [`Expressions::MAX_ELEMENTS`] elements are left to other passes.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::lex::Class;
 use crate::passes::patch::{Patch, SweepPass};
 use crate::tree::Nesting;
@@ -196,7 +196,7 @@ fn chains(input: &[u8], seq: &[(usize, usize)], words: &HashSet<usize>) -> Vec<P
 impl SweepPass for Expressions {
     const NAME: &'static str = "expressions";
 
-    fn patches(driver: &Driver) -> Vec<Patch> {
+    fn patches(driver: &Cx) -> Vec<Patch> {
         candidates(&driver.nesting())
     }
 }

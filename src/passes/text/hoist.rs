@@ -16,11 +16,11 @@
 //! candidate: a few per group.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Hoist, Pass};
+//! use myhill::{Cx, EvalOptions, FnOracle, Hoist, Pass};
 //! // Interesting while the needle object survives.
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(15).any(|w| w == br#"{"needle":[42]}"#));
 //! let input = br#"{"a":[{"b":{"needle":[42]}},{}]}"#;
-//! let mut driver = Driver::new(input.to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
 //! Hoist.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), br#"{"needle":[42]}"#);
 //! ```
@@ -29,7 +29,7 @@
 //! group's nearest alike descendants are the first of its kind on each path down, so a deeper
 //! one needs one more success.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::passes::patch::{Cut, Patch, SweepPass, largest_first};
 use crate::tree::Nesting;
 
@@ -82,7 +82,7 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
 impl SweepPass for Hoist {
     const NAME: &'static str = "hoist";
 
-    fn patches(driver: &Driver) -> Vec<Patch> {
+    fn patches(driver: &Cx) -> Vec<Patch> {
         candidates(&driver.nesting())
     }
 }

@@ -10,10 +10,10 @@
 //! `balanced *-inside` are the same move.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Hollow, Pass};
+//! use myhill::{Cx, EvalOptions, FnOracle, Hollow, Pass};
 //! // Interesting while the braces and the call survive.
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"f(") && b.ends_with(b"{}"));
-//! let mut driver = Driver::new(b"f(a, b) { x = 1; y = 2; }".to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(b"f(a, b) { x = 1; y = 2; }".to_vec(), &oracle, EvalOptions::default());
 //! Hollow.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"f() {}");
 //! ```
@@ -21,7 +21,7 @@
 //! Limits: only the groups of the [`crate::Nesting`] and `"..."` literals; a group's delimiters are
 //! never removed here (that is the hoist pass's job).
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::lex::Class;
 use crate::passes::patch::{Patch, SweepPass};
 use crate::tree::{Delim, Nesting};
@@ -87,7 +87,7 @@ fn candidates(nesting: &Nesting) -> Vec<Patch> {
 impl SweepPass for Hollow {
     const NAME: &'static str = "hollow";
 
-    fn patches(driver: &Driver) -> Vec<Patch> {
+    fn patches(driver: &Cx) -> Vec<Patch> {
         candidates(&driver.nesting())
     }
 }

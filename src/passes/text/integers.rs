@@ -9,14 +9,14 @@
 //! `ints` do the same for one literal at a time.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Integers, Pass};
+//! use myhill::{Cx, EvalOptions, FnOracle, Integers, Pass};
 //! // Interesting while the buffer is longer than the copy.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let s = String::from_utf8_lossy(b);
 //!     let n: Vec<u64> = s.split(|c: char| !c.is_ascii_digit()).filter_map(|w| w.parse().ok()).collect();
 //!     n.len() == 2 && n[0] > n[1]
 //! });
-//! let mut driver = Driver::new(b"buf[4096]; copy(1000);".to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(b"buf[4096]; copy(1000);".to_vec(), &oracle, EvalOptions::default());
 //! Integers.run(&mut driver).unwrap();
 //! // The larger first: 4096 goes down to 1001, above the copy; then the copy goes to 0.
 //! assert_eq!(driver.best(), b"buf[1001]; copy(0);");
@@ -28,7 +28,7 @@
 //! Limits: only plain decimal digits and `0x` hex; signs, suffixes (`10u`) and floats are
 //! left alone.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::lex::{Class, lex};
 use crate::report::Stop;
 use crate::schedule::Pass;
@@ -72,7 +72,7 @@ fn rewrite(input: &[u8], which: &[usize], to: u64) -> Vec<u8> {
 }
 
 /// Tests one candidate; whether it was accepted.
-fn try_one(driver: &mut Driver, candidate: Vec<u8>) -> Result<bool, Stop> {
+fn try_one(driver: &mut Cx, candidate: Vec<u8>) -> Result<bool, Stop> {
     let mut once = Some((candidate, ()));
     Ok(driver.try_candidates(&mut || once.take())?.is_some())
 }
@@ -82,7 +82,7 @@ impl Pass for Integers {
         "integers".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         // Every copy of a repeated value at once, largest values first.
         let lits = literals(driver.best());
         let mut values: Vec<u64> = lits.iter().map(|l| l.2).collect();

@@ -14,9 +14,9 @@
 //! C-Reduce's `rm-toks-N` and Shrink Ray's short deletions.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Pass, ShortIntervals};
+//! use myhill::{Cx, EvalOptions, FnOracle, Pass, ShortIntervals};
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"[42") && b.ends_with(b"]"));
-//! let mut driver = Driver::new(b"[42,7]".to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(b"[42,7]".to_vec(), &oracle, EvalOptions::default());
 //! ShortIntervals::default().run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"[42]");
 //! ```
@@ -24,7 +24,7 @@
 //! Cost: up to 8 tests per token, so the pass skips inputs of more than
 //! [`ShortIntervals::MAX_TOKENS`] tokens.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::lex::{Class, lex, pair_brackets};
 use crate::passes::patch::{Patch, SweepPass};
 
@@ -86,7 +86,7 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for ShortIntervals {
     const NAME: &'static str = "intervals/tokens";
 
-    fn patches(driver: &Driver) -> Vec<Patch> {
+    fn patches(driver: &Cx) -> Vec<Patch> {
         candidates(driver.best())
     }
 }

@@ -7,16 +7,16 @@
 //! Escapes are kept whole: a cut never splits `\n` or `\"`.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Pass, ShortenLiterals};
+//! use myhill::{Cx, EvalOptions, FnOracle, Pass, ShortenLiterals};
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"puts(\"E"));
-//! let mut driver = Driver::new(b"puts(\"Error: file not found\");".to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(b"puts(\"Error: file not found\");".to_vec(), &oracle, EvalOptions::default());
 //! ShortenLiterals.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"puts(\"E\");");
 //! ```
 //!
 //! Cost: at most 3 tests per literal per run; the fixpoint shortens further.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::lex::{Class, lex};
 use crate::passes::patch::{Patch, SweepPass};
 
@@ -64,7 +64,7 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for ShortenLiterals {
     const NAME: &'static str = "literals";
 
-    fn patches(driver: &Driver) -> Vec<Patch> {
+    fn patches(driver: &Cx) -> Vec<Patch> {
         candidates(driver.best())
     }
 }

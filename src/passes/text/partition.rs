@@ -8,10 +8,10 @@
 //! again from what is left, halved after a level that removed nothing, down to single units.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Granularity, Partition, Pass};
+//! use myhill::{Cx, EvalOptions, FnOracle, Granularity, Partition, Pass};
 //! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"z\n"));
 //! let options = EvalOptions { batch: 4, ..EvalOptions::default() };
-//! let mut driver = Driver::new(b"w\nx\ny\nz\n".to_vec(), &oracle, options);
+//! let mut driver = Cx::new(b"w\nx\ny\nz\n".to_vec(), &oracle, options);
 //! let mut pass = Partition::new(Granularity::Lines);
 //! pass.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"z\n");
@@ -27,7 +27,8 @@
 //! costs the batch that tested it. Over words, a run of spaces goes only with the lexeme
 //! before it.
 
-use crate::driver::{Driver, Witness};
+use crate::cx::{Cx, Judge};
+use crate::driver::Witness;
 use crate::idset::IdSet;
 use crate::kind::Kind;
 use crate::lex::{Class, lexemes};
@@ -43,7 +44,7 @@ use crate::units::{Granularity, Units};
 /// per level when it holds; when it fails, that batch is dropped and the level starts again
 /// from the accepted best). Chunks shrink with what is left and halve after a level that
 /// removed nothing, until single units remove nothing.
-fn partition(driver: &mut Driver, granularity: Cut) -> Result<(), Stop> {
+fn partition(driver: &mut Cx, granularity: Cut) -> Result<(), Stop> {
     let batch = driver.batch().max(2);
     let mut largest = usize::MAX;
     // The merge of the last level's successes, not yet tested.
@@ -163,34 +164,33 @@ fn kept_ranges(units: &Units, kept: &IdSet) -> Vec<Option<(usize, usize)>> {
 /// pass's name, every unit whose deletion alone failed, keyed by the unit and the bytes
 /// around it, and follows the driver's [`crate::SweepMode`]: with `remember`, a unit whose
 /// key is remembered is taken as needed without a test; with `patience`, the pass stops after
-/// that many tests in a row without a success; with a [`Driver::yield_floor`], it hands its
+/// that many tests in a row without a success; with a [`Cx::yield_floor`], it hands its
 /// tests over to the other passes once its last [`YIELD_WINDOW`] tests removed less than that
 /// per test. A pass stopped early remembers the units it found needed too, so its next run
 /// goes on where this one stopped. At a density where nearly every unit is needed (words of
 /// statement code late in a reduction) splitting tests one unit a time, so a later run would
 /// test again every unit the earlier one found needed, though only a few places changed since.
-fn split_remembering(driver: &mut Driver, units: &Units) -> Result<(), Stop> {
-    let mode = driver.sweep_mode();
-    let floor = driver.yield_floor();
-    let mut failed = driver.take_failures();
-    let result = split_with(driver, units, mode, floor, &mut failed);
-    driver.keep_failures(failed);
+fn split_remembering(cx: &mut Cx, units: &Units) -> Result<(), Stop> {
+    let (mut driver, sweeps) = cx.split();
+    let result = split_with(&mut driver, units, sweeps);
+    let name = driver.ledger.current_name();
+    sweeps.swept(&name);
     match result? {
         Ended::Done => {}
         Ended::OutOfPatience => {
             driver.count(Counter::SweepPatienceStops, 1);
-            driver.note_cut_short();
+            sweeps.note_cut_short();
         }
         Ended::HandedOver => {
             driver.count(Counter::SplitHandOvers, 1);
-            driver.note_cut_short();
+            sweeps.note_cut_short();
         }
     }
     Ok(())
 }
 
 /// Tests over which the word split measures its recent yield against the
-/// [`Driver::yield_floor`]: the sweeps' patience, so that a split finding nothing stops after
+/// [`Cx::yield_floor`]: the sweeps' patience, so that a split finding nothing stops after
 /// as many tests whichever rule stops it.
 pub const YIELD_WINDOW: usize = crate::schedule::SWEEP_PATIENCE;
 
@@ -207,14 +207,14 @@ enum Ended {
 
 /// [`split_remembering`]'s loop.
 fn split_with(
-    driver: &mut Driver,
+    driver: &mut Judge,
     units: &Units,
-    mode: crate::driver::SweepMode,
-    floor: Option<f64>,
-    failed: &mut std::collections::HashSet<u64>,
+    sweeps: &mut crate::sweeps::Sweeps,
 ) -> Result<Ended, Stop> {
+    let (mode, floor) = (sweeps.mode, sweeps.yield_floor);
+    let failed = &mut sweeps.failures;
+    let renames = &sweeps.renames;
     let n = units.len() as u32;
-    let renames = driver.renames().clone();
     // Keys are taken on the input as the memory reads it, with the old names of renamed
     // identifiers (see `Renames`).
     let key_in = |best: &[u8], ranges: &mut dyn Iterator<Item = (usize, usize)>| -> Vec<u64> {
@@ -415,7 +415,7 @@ impl Pass for Partition {
         format!("{}/{units}", BinarySplit::default().name())
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         if driver.batch() > 1 {
             return partition(driver, self.granularity);
         }
@@ -473,7 +473,7 @@ mod tests {
             c.windows(4).any(|w| w == b"f(a)")
         });
         let input = b"int x = f(a);\nint y;\n".to_vec();
-        let mut driver = crate::Driver::new(input.clone(), &oracle, EvalOptions::bare());
+        let mut driver = crate::Cx::new(input.clone(), &oracle, EvalOptions::bare());
         let mut pass = Partition::words();
         pass.run(&mut driver).unwrap();
         assert_eq!(driver.best(), b"f(a)");

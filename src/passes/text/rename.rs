@@ -19,7 +19,7 @@
 //! left alone, and so are words on `#include` lines and the keywords of C and C++ (renaming them is a wasted test in every C-family input). A rename
 //! that is correct only together with another (two overloads, say) is not found.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::lex::{Class, Lexeme, lex};
 use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
@@ -239,7 +239,7 @@ impl Pass for ShortenIdentifiers {
         "rename/identifiers".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         loop {
             let round = Round::new(driver.best(), &self.failed);
             if round.order.is_empty() {
@@ -326,14 +326,14 @@ mod tests {
 
     #[test]
     fn the_pass_renames_what_the_test_allows() {
-        use crate::{Driver, EvalOptions, FnOracle};
+        use crate::{Cx, EvalOptions, FnOracle};
         // Interesting while `keep_me` is there and the two uses of the other name agree.
         let oracle = FnOracle::new(|c: &[u8]| {
             let s = String::from_utf8_lossy(c);
             let words: Vec<&str> = s.split(' ').collect();
             words.len() == 3 && words[0] == words[2] && words[1] == "keep_me"
         });
-        let mut driver = Driver::new(
+        let mut driver = Cx::new(
             b"long_name keep_me long_name".to_vec(),
             &oracle,
             EvalOptions::default(),

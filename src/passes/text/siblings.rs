@@ -9,13 +9,13 @@
 //! one sweep (`patch.rs`): at most one test per run, identical results tested once.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Pass, SiblingRuns};
+//! use myhill::{Cx, EvalOptions, FnOracle, Pass, SiblingRuns};
 //! // Interesting while `b(){}` survives and every definition is whole.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let s = String::from_utf8_lossy(b);
 //!     s.contains("b(){}") && s.matches("(){}").count() == s.matches("(").count()
 //! });
-//! let mut driver = Driver::new(b"a(){}b(){}c(){}".to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(b"a(){}b(){}c(){}".to_vec(), &oracle, EvalOptions::default());
 //! SiblingRuns::default().run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"b(){}");
 //! ```
@@ -23,7 +23,7 @@
 //! Cost: about 7 candidates per element, so the pass skips inputs of more than
 //! [`SiblingRuns::MAX_ELEMENTS`] elements (the deletion passes shrink them first).
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::passes::patch::{Patch, SweepPass};
 use crate::tree::Nesting;
 
@@ -74,7 +74,7 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
 impl SweepPass for SiblingRuns {
     const NAME: &'static str = "siblings";
 
-    fn patches(driver: &Driver) -> Vec<Patch> {
+    fn patches(driver: &Cx) -> Vec<Patch> {
         candidates(&driver.nesting())
     }
 }

@@ -29,7 +29,7 @@
 //! space between a word and an operator matters (a macro's stringified argument, `u8 "x"`)
 //! makes the candidate fail, and the token pass then deletes the spaces one by one.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::lex::{Class, lexemes};
 use crate::report::Stop;
 use crate::schedule::Pass;
@@ -118,7 +118,7 @@ pub fn join_lines(input: &[u8]) -> Vec<u8> {
 }
 
 /// Tests `edit(best)` if it is shorter than the best: the one candidate of these passes.
-fn try_shorter(driver: &mut Driver, edit: fn(&[u8]) -> Vec<u8>) -> Result<(), Stop> {
+fn try_shorter(driver: &mut Cx, edit: fn(&[u8]) -> Vec<u8>) -> Result<(), Stop> {
     let best = driver.best();
     let mut candidate = Some(edit(best)).filter(|c| c.len() < best.len());
     driver
@@ -135,7 +135,7 @@ impl Pass for SqueezeSpaces {
         "squeeze/spaces".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         try_shorter(driver, drop_spaces)
     }
 }
@@ -149,7 +149,7 @@ impl Pass for SqueezeLines {
         "squeeze/lines".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         try_shorter(driver, join_lines)
     }
 }

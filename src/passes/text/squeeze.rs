@@ -16,7 +16,7 @@
 //! Limits: it never deletes a run entirely (that is the token passes' job), so it cannot join
 //! two words.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::report::Stop;
 use crate::schedule::Pass;
 
@@ -71,7 +71,7 @@ impl Pass for SqueezeWhitespace {
         "squeeze/whitespace".into()
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let best = driver.best().to_vec();
         let lines = squeeze(&best, true);
         let mut candidates = [trim(&lines), lines, squeeze(&best, false), trim(&best)]

@@ -2,19 +2,19 @@
 //!
 //! Main types: [`TreeStrategy`] (`hdd`, `hdd-probdd`, `perses`, `perses-probdd`, `tpdd`) and
 //! [`TreePass`], a [`Pass`] that, each time it runs, takes the tree inferred from the best (its
-//! [`Driver::nesting`], see [`crate::infer`]) and drives the chosen policy through
-//! [`Driver::run_policy`], so candidates take the same path (cache, pool, oracle) as every other
+//! [`Cx::nesting`], see [`crate::infer`]) and drives the chosen policy through
+//! [`Cx::run_policy`], so candidates take the same path (cache, pool, oracle) as every other
 //! pass.
 //!
 //! ```
-//! use myhill::{Driver, EvalOptions, FnOracle, Pass, TreePass};
+//! use myhill::{Cx, EvalOptions, FnOracle, Pass, TreePass};
 //! // Interesting iff the call to crash survives and the braces still balance.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let text = String::from_utf8_lossy(b);
 //!     text.contains("crash();") && text.matches('{').count() == text.matches('}').count()
 //! });
 //! let input = b"int main() {\n    setup();\n    if (x) {\n        crash();\n    }\n}\n";
-//! let mut driver = Driver::new(input.to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
 //! let mut pass = TreePass::new("tpdd".parse().unwrap());
 //! pass.run(&mut driver).unwrap();
 //! assert!(driver.best().len() < input.len());
@@ -26,7 +26,7 @@
 //! Limits: the tree is that of the best when the pass starts; it is not rebuilt as the pass
 //! shrinks the best (the policy tracks what survives in the units).
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::error::Error;
 use crate::policy::{DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, TPdd};
 use crate::report::{Counter, Stop};
@@ -139,7 +139,7 @@ impl Pass for TreePass {
         format!("{}/tree", self.strategy)
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let nesting = driver.nesting();
         let Some(inferred) = nesting.inferred() else {
             return Ok(());

@@ -3,10 +3,10 @@
 //! Main type: [`UnitPass`] (a granularity and a policy factory).
 //!
 //! ```
-//! use myhill::{DDMin, Driver, EvalOptions, FnOracle, Granularity, Pass, Policy, UnitPass};
+//! use myhill::{DDMin, Cx, EvalOptions, FnOracle, Granularity, Pass, Policy, UnitPass};
 //! use std::sync::Arc;
 //! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"z\n"));
-//! let mut driver = Driver::new(b"x\ny\nz\n".to_vec(), &oracle, EvalOptions::default());
+//! let mut driver = Cx::new(b"x\ny\nz\n".to_vec(), &oracle, EvalOptions::default());
 //! let mut pass = UnitPass::new(Granularity::Lines, Arc::new(|| Box::new(DDMin) as Box<dyn Policy>));
 //! pass.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"z\n");
@@ -17,7 +17,7 @@
 //!
 //! Limits: the cut is taken afresh each time the pass runs; what the policy learned is dropped.
 
-use crate::driver::Driver;
+use crate::cx::Cx;
 use crate::policy::PolicyFactory;
 use crate::report::Stop;
 use crate::schedule::Pass;
@@ -47,7 +47,7 @@ impl Pass for UnitPass {
         format!("{}/{}", self.policy_name, self.granularity)
     }
 
-    fn run(&mut self, driver: &mut Driver) -> Result<(), Stop> {
+    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         let units = Units::cut_shared(driver.best_shared(), self.granularity);
         let mut policy = (self.make)();
         driver.run_policy(&units, &mut policy).map(drop)
