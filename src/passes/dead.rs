@@ -478,8 +478,6 @@ struct Index<'a> {
     /// The class each form is a member of.
     parent: Vec<Option<u32>>,
     heads: Vec<Declared<'a>>,
-    /// Every word, with the innermost form it is in (`None`: between top-level forms).
-    words: Vec<(Option<u32>, &'a [u8])>,
     /// The first sequence id not used yet.
     next_seq: u32,
 }
@@ -507,7 +505,7 @@ fn access_label(input: &[u8], form: &Form) -> Option<usize> {
 }
 
 /// Adds to `ix` the forms of `input[lo..hi]` (the top level, or the inside of class `parent`'s
-/// braces at nesting `depth`), their heads and their words; opens class bodies down to
+/// braces at nesting `depth`), and their heads; opens class bodies down to
 /// [`MEMBER_DEPTH`]. An access label is a form of its own, declaring nothing, so deleting
 /// the member after it keeps it.
 fn scan<'a>(
@@ -546,64 +544,130 @@ fn scan<'a>(
         }
     }
     ix.next_seq = local.iter().map(|f| f.seq + 1).max().unwrap_or(ix.next_seq);
-    // The tokens of each form (a range of `toks`), and every word with its form.
-    let mut toks: Vec<Tok> = Vec::new();
-    let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(local.len());
-    let mut words: Vec<(Option<usize>, usize, &[u8])> = Vec::new();
+    // Each form's tokens are gathered as the lexing passes over it and read as soon as it
+    // ends: only one form's tokens are held at a time, not the input's (40 bytes a token).
+    // And only those its head is read from (see [`HeadTokens`]).
+    let mut toks = HeadTokens::default();
     let mut f = 0usize;
-    let mut first_tok = 0usize;
     for l in crate::lex::lexemes(&input[lo..hi]) {
         if matches!(l.class, Class::Space | Class::Comment) {
             continue;
         }
         let at = lo + l.start;
         while f < local.len() && at >= local[f].end as usize {
-            ranges.push((first_tok, toks.len()));
-            first_tok = toks.len();
+            index_form(input, local[f], &toks.toks, parent, depth, ix);
+            toks.clear();
             f += 1;
         }
-        let inside = f < local.len() && at >= local[f].start as usize;
-        let text = &input[at..lo + l.end];
-        if inside {
+        if f < local.len() && at >= local[f].start as usize {
             toks.push(Tok {
                 class: l.class,
-                text,
+                text: &input[at..lo + l.end],
                 at,
             });
-        } else {
-            first_tok = toks.len();
-        }
-        if l.class == Class::Word {
-            words.push((inside.then_some(f), at, text));
         }
     }
     while f < local.len() {
-        ranges.push((first_tok, toks.len()));
-        first_tok = toks.len();
+        index_form(input, local[f], &toks.toks, parent, depth, ix);
+        toks.clear();
         f += 1;
     }
-    // The forms in order, each class's members right after it.
-    let mut global: Vec<u32> = Vec::with_capacity(local.len());
-    let mut opened: Vec<Option<(usize, usize)>> = Vec::with_capacity(local.len());
-    for (i, form) in local.iter().enumerate() {
-        let head = declared(&toks[ranges[i].0..ranges[i].1]);
-        let body = head.body.filter(|_| depth < MEMBER_DEPTH);
-        let g = ix.forms.len() as u32;
-        global.push(g);
-        opened.push(body);
-        ix.forms.push(*form);
-        ix.parent.push(parent);
-        ix.heads.push(head);
-        if let Some((open, close)) = body {
-            scan(input, open + 1, close, Some(g), depth + 1, ix);
+}
+
+/// The tokens of one form that [`declared`] reads: those outside every bracket group and
+/// those directly inside one (an enum's enumerators, `typedef int (*name)(..)`), each group
+/// kept as its brackets. What is deeper (the statements of a body's inner blocks) stands as
+/// its first `;` alone, which is all [`angles_end`] looks for there: [`declared`] reads the
+/// same from these as from all the form's tokens, and a large form holds a fraction of them.
+#[derive(Default)]
+struct HeadTokens<'a> {
+    toks: Vec<Tok<'a>>,
+    /// Brackets open at the last token, counted as [`close_of`] counts them.
+    depth: usize,
+    /// Whether the group being left out (deeper than one bracket) kept its first `;`.
+    semicolon: bool,
+}
+
+impl<'a> HeadTokens<'a> {
+    fn push(&mut self, t: Tok<'a>) {
+        let (opens, closes) = match t.class {
+            Class::Punct(b'(' | b'[' | b'{') => (true, false),
+            Class::Punct(b')' | b']' | b'}') => (false, true),
+            _ => (false, false),
+        };
+        if closes {
+            self.depth = self.depth.saturating_sub(1);
+        }
+        if self.depth <= 1 {
+            self.toks.push(t);
+            self.semicolon = false;
+        } else if t.class == Class::Punct(b';') && !self.semicolon {
+            self.toks.push(t);
+            self.semicolon = true;
+        }
+        if opens {
+            self.depth += 1;
         }
     }
-    // A word inside an opened body was recorded by the members' scan.
-    for (form, at, word) in words {
-        if form.is_some_and(|i| opened[i].is_some_and(|(open, close)| open < at && at < close)) {
+
+    fn clear(&mut self) {
+        *self = HeadTokens {
+            toks: std::mem::take(&mut self.toks),
+            ..HeadTokens::default()
+        };
+        self.toks.clear();
+    }
+}
+
+/// Adds `form` (whose tokens are `toks`) to `ix` with its head, then the members of its body
+/// if it is a class opened at this `depth`: the forms stay in input order, each class's
+/// members right after it.
+fn index_form<'a>(
+    input: &'a [u8],
+    form: Form,
+    toks: &[Tok<'a>],
+    parent: Option<u32>,
+    depth: usize,
+    ix: &mut Index<'a>,
+) {
+    let head = declared(toks);
+    let body = head.body.filter(|_| depth < MEMBER_DEPTH);
+    let g = ix.forms.len() as u32;
+    ix.forms.push(form);
+    ix.parent.push(parent);
+    ix.heads.push(head);
+    if let Some((open, close)) = body {
+        scan(input, open + 1, close, Some(g), depth + 1, ix);
+    }
+}
+
+/// Calls `f` with every word of `input` and the innermost of `forms` it is in (`None`: between
+/// top-level forms). `forms` are in input order, each class's members right after it and
+/// inside it, so the forms open at a point are a stack; a word in a class's body between its
+/// members is the class's. A second lexing pass instead of a list of every word, which
+/// would take 24 bytes a word.
+fn each_word<'a>(input: &'a [u8], forms: &[Form], mut f: impl FnMut(Option<u32>, &'a [u8])) {
+    let mut next = 0usize;
+    let mut open: Vec<usize> = Vec::new();
+    for l in crate::lex::lexemes(input) {
+        if l.class != Class::Word {
             continue;
         }
-        ix.words.push((form.map(|i| global[i]).or(parent), word));
+        while next < forms.len() && forms[next].start as usize <= l.start {
+            let start = forms[next].start;
+            while open.last().is_some_and(|&o| forms[o].end <= start) {
+                open.pop();
+            }
+            open.push(next);
+            next += 1;
+        }
+        while open
+            .last()
+            .is_some_and(|&o| forms[o].end as usize <= l.start)
+        {
+            open.pop();
+        }
+        f(open.last().map(|&o| o as u32), &input[l.start..l.end]);
     }
 }
 
@@ -673,7 +737,6 @@ fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
         forms,
         parent,
         heads,
-        words,
         ..
     } = ix;
     // Per name: the forms that declare it (ascending), the classes owning an out-of-line
@@ -697,12 +760,12 @@ fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
             .get(name)
             .is_some_and(|e| e.declared_by.binary_search(&form).is_ok())
     };
-    for &(form, word) in &words {
+    each_word(input, &forms, |form, word| {
         let Some(entry) = by_name.get(word) else {
-            continue;
+            return;
         };
         if entry.mentioned {
-            continue;
+            return;
         }
         // A mention counts unless the form or a class around it declares the word (a class
         // naming itself in its members), or the form declares a class that owns an
@@ -720,7 +783,7 @@ fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
         if counts && let Some(e) = by_name.get_mut(word) {
             e.mentioned = true;
         }
-    }
+    });
     // A member of a dead class goes with it: it is not listed on its own.
     let mut covered = vec![false; forms.len()];
     let mut dead = Vec::new();
@@ -1129,6 +1192,54 @@ mod tests {
                 proptest::prop_assert!(w[0] < w[1]);
             }
             proptest::prop_assert!(dead.last().is_none_or(|&i| i < forms.len()));
+        }
+
+        #[test]
+        fn a_head_is_read_the_same_from_the_tokens_kept(words in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "enum", "typedef", "class", "A", "b", "x", "::", "<", ">", ";", "{", "}", "(",
+                ")", "[", "]", ",", "*", "=", "int", " ",
+            ]), 0..120)) {
+            // Ended as a declaration, so that its head is read.
+            let input = (words.concat() + ";").into_bytes();
+            let all: Vec<Tok> = crate::lex::lexemes(&input)
+                .filter(|l| !matches!(l.class, Class::Space | Class::Comment))
+                .map(|l| Tok { class: l.class, text: &input[l.start..l.end], at: l.start })
+                .collect();
+            let mut kept = HeadTokens::default();
+            for &t in &all {
+                kept.push(t);
+            }
+            let (a, b) = (declared(&all), declared(&kept.toks));
+            proptest::prop_assert_eq!(a.names, b.names);
+            proptest::prop_assert_eq!(a.owner, b.owner);
+            proptest::prop_assert_eq!(a.body, b.body);
+        }
+
+        #[test]
+        fn each_word_is_given_the_innermost_form_around_it(words in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "class", "struct", "A", "b", "public", ":", ";", "{", "}", "(", ")", ",",
+                "int", "=", "\n", " ",
+            ]), 0..200)) {
+            let input = words.concat().into_bytes();
+            let mut ix = Index::default();
+            scan(&input, 0, input.len(), None, 0, &mut ix);
+            let mut seen = Vec::new();
+            each_word(&input, &ix.forms, |form, word| seen.push((form, word.as_ptr())));
+            let expected: Vec<_> = crate::lex::lexemes(&input)
+                .filter(|l| l.class == Class::Word)
+                .map(|l| {
+                    // Forms nest, so the innermost is the last one in order around the word.
+                    let form = ix
+                        .forms
+                        .iter()
+                        .rposition(|f| f.start as usize <= l.start && l.start < f.end as usize)
+                        .map(|i| i as u32);
+                    (form, input[l.start..].as_ptr())
+                })
+                .collect();
+            proptest::prop_assert_eq!(seen, expected);
         }
     }
 }
