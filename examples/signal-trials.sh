@@ -90,7 +90,7 @@ TMPDIR="$PWD/tmp" "$MYHILL" reduce -j2 --no-run-dir -o expected-cxx ./t.sh in.tx
 # A random delay in seconds: in the first check (two runs of the test) or after it.
 delay() {
     if (( $1 % 3 == 0 )); then
-        awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.04 + (r % 200) / 1000 }'
+        awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.01 + (r % 100) / 1000 }'
     else
         awk -v r=$RANDOM 'BEGIN { printf "%.3f", 0.15 + (r % 1500) / 1000 }'
     fi
