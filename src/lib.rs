@@ -108,9 +108,9 @@ pub use policy::{
 pub use reduction::{Finished, ReduceOptions, Reduction};
 pub use report::{Counter, EvalStats, Event, Figure, Fold, PassStats, Report, Stop};
 pub use run_dir::{
-    KEEP_RUNS, KEEP_RUNS_FOR, LOG_LIMIT, MARKER, Recorded, RunDir, RunInfo, RunStatus, VerdictFile,
-    default_runs_root, fresh_run_path, is_run_dir, list_runs, prune_runs, replay_steps, run_in_use,
-    run_info,
+    KEEP_RUNS, KEEP_RUNS_BYTES, KEEP_RUNS_FOR, LOG_LIMIT, MARKER, Recorded, RunDir, RunInfo,
+    RunStatus, VerdictFile, default_runs_root, fresh_run_path, is_run_dir, list_runs, prune_runs,
+    prune_runs_to_size, replay_steps, run_in_use, run_info,
 };
 pub use schedule::{Pass, Schedule};
 pub use strategy::{

@@ -503,7 +503,7 @@ struct Rechecks<'a, 's, 'e> {
     verify: bool,
     defer: bool,
     scope: Option<&'s std::thread::Scope<'s, 'e>>,
-    deferred: Option<Rerun<'s>>,
+    deferred: Option<Rerun<'s, 'e>>,
 }
 
 impl<'o: 's, 's> Checkpoints<'o> for Rechecks<'_, 's, '_> {

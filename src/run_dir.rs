@@ -630,8 +630,11 @@ impl RunDir {
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         std::fs::create_dir_all(parent).map_err(io("make the run directory's parent", parent))?;
+        remove_dead_new_runs(parent);
+        // The process's id in the name tells a later run whether the maker is gone: one
+        // killed before the rename leaves this directory behind.
         let tmp = tempfile::Builder::new()
-            .prefix(NEW_PREFIX)
+            .prefix(&format!("{NEW_PREFIX}{}-", std::process::id()))
             .tempdir_in(parent)
             .map_err(io("make the run directory in", parent))?;
         let new = tmp.path();
@@ -707,6 +710,9 @@ impl RunDir {
             .ok()
             .and_then(|t| t.trim().parse::<u32>().ok());
         let lock = lock_in(path)?;
+        if let Some(parent) = path.parent() {
+            remove_dead_new_runs(parent);
+        }
         let mut dir = RunDir::with_files(path, info.clone(), recorded, lock)?;
         dir.previous_process = previous.filter(|&p| p != std::process::id());
         dir.best_size = std::fs::metadata(path.join("best"))
@@ -1066,6 +1072,39 @@ pub fn run_info(dir: &Path) -> Option<RunInfo> {
     RunInfo::from_json(&v)
 }
 
+/// The process that is making the half-made run directory named `name`
+/// (`.myhill-new-run-PID-XXXXXX`), if the name says.
+fn new_run_maker(name: &str) -> Option<u32> {
+    let (pid, _) = name.strip_prefix(NEW_PREFIX)?.split_once('-')?;
+    pid.parse().ok()
+}
+
+/// Removes the half-made run directories under `parent` whose maker is gone (killed before it
+/// renamed one into place), never one a live process is making or one that is locked. Returns
+/// what it removed.
+pub fn remove_dead_new_runs(parent: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(new_run_maker) else {
+            continue;
+        };
+        let path = entry.path();
+        let gone = pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists();
+        if gone
+            && entry.file_type().is_ok_and(|t| t.is_dir())
+            && !run_in_use(&path)
+            && std::fs::remove_dir_all(&path).is_ok()
+        {
+            removed.push(path);
+        }
+    }
+    removed
+}
+
 /// When the run in `dir` last changed (its `meta.json`, rewritten on every new best).
 fn last_change(dir: &Path) -> SystemTime {
     std::fs::metadata(dir.join("meta.json"))
@@ -1085,7 +1124,7 @@ pub fn prune_runs(root: &Path, keep: usize, max_age: Duration) -> Vec<PathBuf> {
     let now = SystemTime::now();
     let old = |when: SystemTime| now.duration_since(when).unwrap_or_default() > max_age;
     let mut runs = Vec::new();
-    let mut removed = Vec::new();
+    let mut removed = remove_dead_new_runs(root);
     for entry in entries.flatten() {
         let path = entry.path();
         if !entry.file_type().is_ok_and(|t| t.is_dir()) {
@@ -1093,6 +1132,8 @@ pub fn prune_runs(root: &Path, keep: usize, max_age: Duration) -> Vec<PathBuf> {
         }
         let name = entry.file_name();
         if name.to_string_lossy().starts_with(NEW_PREFIX) {
+            // Ones whose maker is gone went with `remove_dead_new_runs`; a name without the
+            // maker's id (an older myhill's) goes after a day.
             let day = Duration::from_secs(24 * 3600);
             let made = entry.metadata().and_then(|m| m.modified()).unwrap_or(now);
             if now.duration_since(made).unwrap_or_default() > day
@@ -1109,6 +1150,63 @@ pub fn prune_runs(root: &Path, keep: usize, max_age: Duration) -> Vec<PathBuf> {
     for (when, path) in runs.into_iter().skip(keep) {
         if old(when) && !run_in_use(&path) && std::fs::remove_dir_all(&path).is_ok() {
             removed.push(path);
+        }
+    }
+    removed
+}
+
+/// How many bytes the run directories [`prune_runs_to_size`] keeps may take together: the
+/// newest [`KEEP_RUNS`] of a large input (each holds its original and best) would otherwise fill a
+/// disk.
+pub const KEEP_RUNS_BYTES: u64 = 2 << 30;
+
+/// The bytes of the files under `dir` (links not followed).
+pub fn dir_bytes(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => dir_bytes(&e.path()),
+            Ok(_) => e.metadata().map_or(0, |m| m.len()),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+/// Removes the oldest run directories under `root` until those left take at most `max_bytes`
+/// together; a run in use (the one just made, one being resumed) is never removed, nor
+/// counted against the others. Returns what it removed, with the bytes each took. Only run
+/// directories ([`is_run_dir`]) are touched.
+pub fn prune_runs_to_size(root: &Path, max_bytes: u64) -> Vec<(PathBuf, u64)> {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut runs: Vec<(SystemTime, PathBuf, u64)> = Vec::new();
+    let mut in_use = 0u64;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) || !is_run_dir(&path) {
+            continue;
+        }
+        let bytes = dir_bytes(&path);
+        if run_in_use(&path) {
+            in_use += bytes;
+        } else {
+            runs.push((last_change(&path), path, bytes));
+        }
+    }
+    let mut total = in_use + runs.iter().map(|r| r.2).sum::<u64>();
+    runs.sort();
+    let mut removed = Vec::new();
+    for (_, path, bytes) in runs {
+        if total <= max_bytes {
+            break;
+        }
+        if !run_in_use(&path) && std::fs::remove_dir_all(&path).is_ok() {
+            total -= bytes;
+            removed.push((path, bytes));
         }
     }
     removed
@@ -1141,6 +1239,48 @@ mod tests {
         assert_eq!(utc_stamp(0), "19700101-000000");
         assert_eq!(utc_stamp(951_782_400), "20000229-000000");
         assert_eq!(utc_stamp(1_796_212_800 + 3_661), "20261202-130101");
+    }
+
+    /// Makes a run directory at `path` whose original is `size` bytes, changed `age_secs`
+    /// ago; unlocked.
+    fn old_run(path: &Path, size: usize, age_secs: u64) {
+        drop(RunDir::create(path, RunInfo::new(vec![], 1), &vec![b'x'; size]).unwrap());
+        let when = SystemTime::now() - Duration::from_secs(age_secs);
+        File::options()
+            .write(true)
+            .open(path.join("meta.json"))
+            .unwrap()
+            .set_modified(when)
+            .unwrap();
+    }
+
+    #[test]
+    fn pruning_to_a_size_removes_the_oldest_and_never_a_run_in_use() {
+        let root = tempfile::tempdir().unwrap();
+        let r = |name: &str| root.path().join(name);
+        // Each holds about 2 x 10,000 bytes (original and best).
+        old_run(&r("a-oldest"), 10_000, 300);
+        old_run(&r("b"), 10_000, 200);
+        old_run(&r("c"), 10_000, 100);
+        let one = dir_bytes(&r("c"));
+        assert!((20_000..22_000).contains(&one), "{one}");
+        std::fs::create_dir(r("not-a-run")).unwrap();
+        std::fs::write(r("not-a-run/meta.json"), vec![b'{'; 50_000]).unwrap();
+        // The one in use is the oldest: it stays, and the others go oldest first.
+        let (busy, _) = RunDir::open(&r("a-oldest")).unwrap();
+        let removed = prune_runs_to_size(root.path(), 2 * one + one / 2);
+        assert_eq!(
+            removed.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>(),
+            vec![r("b")]
+        );
+        assert!(removed[0].1 >= 20_000);
+        assert!(r("a-oldest").is_dir() && r("c").is_dir() && r("not-a-run").is_dir());
+        // Under the bound nothing goes; a bound below the run in use leaves it alone.
+        assert!(prune_runs_to_size(root.path(), 3 * one).is_empty());
+        let removed = prune_runs_to_size(root.path(), 0);
+        assert_eq!(removed.len(), 1);
+        assert!(r("a-oldest").is_dir() && !r("c").exists());
+        drop(busy);
     }
 
     #[test]

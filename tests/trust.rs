@@ -509,3 +509,93 @@ fn runs_list_files_and_the_shared_timeout_say_what_is_so() {
     assert!(!err.contains("1 files"), "{err}");
     assert!(err.contains("tests share each core"), "{err}");
 }
+
+/// The id of a process that has ended (and was reaped).
+fn dead_pid() -> u32 {
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    pid
+}
+
+#[test]
+fn half_made_run_directories_of_dead_processes_are_removed_and_live_ones_kept() {
+    let case = simple_case();
+    let dead = format!(".myhill-new-run-{}-aBc123", dead_pid());
+    let live = format!(".myhill-new-run-{}-dEf456", std::process::id());
+    for name in [&dead, &live] {
+        std::fs::create_dir(case.path(name)).unwrap();
+        case.file(&format!("{name}/original"), b"x");
+    }
+    let out = case.run(&[
+        "reduce",
+        "--max-tests",
+        "5",
+        "--run-dir",
+        "run",
+        "-o",
+        "out.txt",
+        "./t.sh",
+        "in.txt",
+    ]);
+    assert!(case.path("run/MYHILL-RUN").is_file(), "{}", stderr(&out));
+    assert!(!case.path(&dead).exists(), "{:?}", case.entries());
+    assert!(case.path(&live).is_dir(), "{:?}", case.entries());
+
+    // A resume cleans up beside its run directory as well.
+    let dead = format!(".myhill-new-run-{}-gHi789", dead_pid());
+    std::fs::create_dir(case.path(&dead)).unwrap();
+    let out = case.run(&["reduce", "--resume", "run"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!case.path(&dead).exists(), "{:?}", case.entries());
+    assert!(case.path(&live).is_dir(), "{:?}", case.entries());
+}
+
+#[test]
+fn a_second_in_place_run_on_the_same_input_is_refused_naming_the_first() {
+    let case = simple_case();
+    let (started, hold) = (case.path("started"), case.path("hold"));
+    case.script(
+        "held.sh",
+        &format!(
+            "touch {}\nwhile [ -e {} ]; do sleep 0.02; done\ngrep -q '^line 17$' \"$1\"",
+            started.display(),
+            hold.display()
+        ),
+    );
+    case.file("hold", b"");
+    let mut first = case
+        .command(&["reduce", "-j1", "--run-dir", "run", "./held.sh", "in.txt"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    assert!(common::wait_for(&started, 60));
+    let out = case.run(&["reduce", "-j1", "--no-run-dir", "./t.sh", "in.txt"]);
+    let err = stderr(&out);
+    let refused = out.status.code() == Some(2)
+        && err.contains("in.txt is being reduced in place by another myhill")
+        && err.contains(&format!("process {}", first.id()))
+        && err.contains("run directory");
+    std::fs::remove_file(&hold).unwrap();
+    let status = first.wait().unwrap();
+    assert!(refused, "{err}");
+    assert!(status.success());
+    assert_eq!(case.read("in.txt").trim_ascii(), b"line 17");
+    assert!(
+        !case.entries().iter().any(|e| e.contains("lock")),
+        "{:?}",
+        case.entries()
+    );
+    // Once the first has ended the input is free again; -o never takes the lock.
+    case.file("in.txt", &case.read("in.txt.orig"));
+    let out = case.run(&[
+        "reduce",
+        "-j1",
+        "--no-run-dir",
+        "-o",
+        "o.txt",
+        "./t.sh",
+        "in.txt",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}

@@ -8,6 +8,7 @@ mod check;
 mod compare;
 mod exit;
 mod files;
+mod input_lock;
 mod out;
 mod plan;
 mod plot;

@@ -5,6 +5,7 @@ use super::exit::{Ended, Exit, Fail};
 use super::files::{
     keep_original, mode_of, parent_dir, protect_output, remove_stale_temps, resolve_output,
 };
+use super::input_lock::InputLock;
 use super::out;
 use super::plan;
 use super::session::{Extras, Session};
@@ -395,6 +396,11 @@ fn prepare(
 
 fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> Result<Ended, Fail> {
     let (mut schedule, mut session, run_path, out_path) = prepare(args, resumed.as_ref(), record)?;
+    // Held until the run ends: a second run in place on the same input is refused.
+    let mut input_lock = match args.output {
+        None => Some(InputLock::take(&session.input_path).map_err(Fail::usage)?),
+        Some(_) => None,
+    };
     let identity = session.oracle.spec().identity();
     record.jobs = Some(session.jobs);
     let mode = mode_of(&session.input_path).or_else(|| mode_of(&out_path));
@@ -433,6 +439,9 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         },
     };
     if let Some(run) = &run_dir {
+        if let Some(lock) = &mut input_lock {
+            lock.note_run(Some(run.path()));
+        }
         reduction.set_store(run.verdicts()?);
         record.run_dir = Some(run.path().to_path_buf());
     }
@@ -935,6 +944,19 @@ fn create_run_dir(
                         if removed.len() == 1 { "y" } else { "ies" },
                         myhill::KEEP_RUNS_FOR.as_secs() / 86_400,
                         myhill::KEEP_RUNS
+                    ));
+                }
+                let removed = myhill::prune_runs_to_size(root, myhill::KEEP_RUNS_BYTES);
+                if !removed.is_empty() && !args.t.quiet {
+                    let bytes: u64 = removed.iter().map(|(_, b)| b).sum();
+                    out::err(format!(
+                        "myhill: removed the {} oldest run director{} ({} MB) to keep the runs \
+                         in {} under {} GiB together (see myhill runs list)",
+                        removed.len(),
+                        if removed.len() == 1 { "y" } else { "ies" },
+                        bytes.div_ceil(1_000_000),
+                        root.display(),
+                        myhill::KEEP_RUNS_BYTES >> 30
                     ));
                 }
             }
