@@ -351,7 +351,7 @@ fn propagate(
         || value
             .first()
             .is_some_and(|&b| crate::lex::is_word_byte(b) || b == b'"' || b == b'\'')
-            && !value.iter().any(|&b| b == b'\n');
+            && !value.contains(&b'\n');
     if !single {
         return;
     }
