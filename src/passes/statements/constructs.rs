@@ -17,6 +17,9 @@
 //!   `{..}`); a base clause or an enumeration's type (`struct u : v {`, `enum : int {`); for
 //!   a name that occurs once in the input, its item in a list (`j,` in `enum{d,j,l}`) and the
 //!   declaration it ends (`int a;`);
+//! - statements: each statement of a sequence deleted whole, from after the `;` or block
+//!   before it to its `;` or block, whatever its head (`fn f<T>() -> T where .. {..}`);
+//!   a copy `T name = value;` deleted with `value` spelled at every later use of `name`;
 //! - expressions around a value: a link of a call chain (`.f(x)` or `->f(x)` after a name or
 //!   a call), a named cast's keyword and type (`static_cast<char>(c)` to `(c)`), a `::`
 //!   qualifier (`::printf`, `std::`), a `return` statement, `++` and `--`, a specifier
@@ -312,6 +315,71 @@ fn initializer(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Pat
     }
 }
 
+/// Where each word occurs: the starts and ends of its lexemes, in input order.
+type Occurrences<'a> = std::collections::HashMap<&'a [u8], Vec<(usize, usize)>>;
+
+/// A copy propagated: a declaration `T.. name = value;` whose value is one element (a word, a
+/// number, a literal or a `(..)` group), deleted, with `value` spelled in place of `name` at
+/// every later use up to the end of the enclosing sequence (`let z=x;let w=z;w` to
+/// `let w=x;w`, then to `x`). A member access (`.name`, `->name`, `::name`) is not a use.
+/// C-Vise's `copy-propagation` does this on the parsed program; here it is one candidate per
+/// declaration, and the test says whether the value meant the same there.
+fn propagate(
+    input: &[u8],
+    seq: &[(usize, usize)],
+    k: usize,
+    occurrences: &Occurrences,
+    out: &mut Vec<Patch>,
+) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    if k < 2 || k + 2 >= seq.len() || text(k + 2) != b";" || !is_word(text(k - 1)) {
+        return;
+    }
+    let start = (0..k - 1)
+        .rev()
+        .find(|&i| !is_word(text(i)))
+        .map_or(0, |i| i + 1);
+    let head_ends_statement = start == 0 || {
+        let before = text(start - 1);
+        before == b";" || is_group(before, b'{')
+    };
+    if start == k - 1 || !head_ends_statement {
+        return;
+    }
+    let value = text(k + 1);
+    let single = is_group(value, b'(')
+        || value
+            .first()
+            .is_some_and(|&b| crate::lex::is_word_byte(b) || b == b'"' || b == b'\'')
+            && !value.contains(&b'\n');
+    if !single {
+        return;
+    }
+    let (after, scope_end) = (seq[k + 2].1, seq[seq.len() - 1].1);
+    let member = |at: usize| {
+        let before = input[..at].trim_ascii_end();
+        before.ends_with(b".") || before.ends_with(b"->") || before.ends_with(b"::")
+    };
+    let uses = occurrences.get(text(k - 1)).map_or(&[][..], Vec::as_slice);
+    let first = uses.partition_point(|&(s, _)| s < after);
+    let mut cuts = vec![Cut::delete(seq[start].0, run_end(input, seq, k + 2))];
+    cuts.extend(
+        uses[first..]
+            .iter()
+            .take_while(|&&(s, _)| s < scope_end)
+            .filter(|&&(s, _)| !member(s))
+            .map(|&(s, e)| Cut {
+                start: s,
+                end: e,
+                with: value.to_vec(),
+                adjust: None,
+            }),
+    );
+    if cuts.len() > 1 {
+        out.extend(Patch::of(cuts));
+    }
+}
+
 /// A base clause or an enumeration's type: the `:` after `struct x`, `class x`, `enum` or
 /// `enum x` up to the `{..}` body, deleted (`struct u:ag{` to `struct u{`).
 fn bases(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) {
@@ -423,6 +491,50 @@ fn unused(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) 
     }
 }
 
+/// Words after a `{..}` block that continue its statement rather than start the next one.
+const CONTINUES_A_BLOCK: &[&[u8]] = &[
+    b"else", b"while", b"catch", b"finally", b";", b",", b".", b")", b"=",
+];
+
+/// Each statement of the sequence `seq` deleted whole: the elements after the sequence's start,
+/// a `;` or a `{..}` block, up to and including the next `;` or block. A `;` or a block followed by
+/// `else` (a block also by `;` and the like) does not end its statement; a block followed by a word may end a
+/// definition (`fn f<T>() -> T where .. {..}`, `impl X for Y {..}`) or head a declarator
+/// (`struct S {..} s;`), so both are proposed. These are the definitions whose heads
+/// [`definition`] cannot read (generic parameters, return types after the parameters) and the
+/// declarations of a one-line input, which no line deletion and no run of up to
+/// [`crate::SiblingRuns::MAX_RUN`] siblings removes. Statements holding a directive (`#`) are
+/// left alone: a directive ends at its newline, not at a `;`.
+fn statements(input: &[u8], seq: &[(usize, usize)], out: &mut Vec<Patch>) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    let mut start = 0;
+    let mut directive = false;
+    for k in 0..seq.len() {
+        directive |= text(k) == b"#";
+        let block = is_group(text(k), b'{');
+        let next = seq.get(k + 1).map(|_| text(k + 1));
+        let ends = (text(k) == b";" && next != Some(b"else"))
+            || (block && next.is_none_or(|t| !CONTINUES_A_BLOCK.contains(&t)));
+        if !ends {
+            continue;
+        }
+        if !directive && (k > start || block) {
+            out.extend(delete(seq[start].0, run_end(input, seq, k)));
+            if block {
+                // `struct S {..} s;`: the declarator after the block, up to its `;`.
+                let semicolon = (k + 1..seq.len())
+                    .take_while(|&i| !is_group(text(i), b'{'))
+                    .find(|&i| text(i) == b";");
+                if let Some(end) = semicolon {
+                    out.extend(delete(seq[start].0, run_end(input, seq, end)));
+                }
+            }
+        }
+        start = k + 1;
+        directive = false;
+    }
+}
+
 /// The candidates on `s`'s input, the one that removes the most first.
 fn candidates(s: &Nesting) -> Vec<Patch> {
     let input = s.input();
@@ -436,12 +548,17 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
         .enumerate()
         .map(|(g, group)| (group.open.0, g + 1))
         .collect();
-    let mut uses: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
+    let mut occurrences = Occurrences::new();
     for l in s.lexemes() {
         if l.class == crate::lex::Class::Word {
-            *uses.entry(&input[l.start..l.end]).or_default() += 1;
+            occurrences
+                .entry(&input[l.start..l.end])
+                .or_default()
+                .push((l.start, l.end));
         }
     }
+    let uses: std::collections::HashMap<&[u8], usize> =
+        occurrences.iter().map(|(w, at)| (*w, at.len())).collect();
     let mut out = Vec::new();
     // Indexes by a name, to `0`: they remove next to nothing, so they come last.
     let mut indexes = Vec::new();
@@ -455,6 +572,7 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
                 applied.entry(text(k)).or_default().push(pair[1].0);
             }
         }
+        statements(input, seq, &mut out);
         for k in 0..seq.len() {
             if is_word(text(k)) && uses.get(text(k)) == Some(&1) {
                 unused(input, seq, k, &mut out);
@@ -466,7 +584,10 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
                     bases(input, seq, k, &mut out);
                     qualifier(input, seq, k, &mut out);
                 }
-                b"=" => initializer(input, seq, k, &mut out),
+                b"=" => {
+                    initializer(input, seq, k, &mut out);
+                    propagate(input, seq, k, &occurrences, &mut out);
+                }
                 b"+" | b"-" if k + 1 < seq.len() && text(k + 1) == text(k) => {
                     // An increment or a decrement: `a++` to `a`.
                     out.extend(delete(seq[k].0, seq[k + 1].1));
@@ -668,6 +789,57 @@ mod tests {
         ));
         let r = results("#include <x>\nint f(){}");
         assert!(r.contains(&"#include <x>\n".to_string()), "{r:?}");
+    }
+
+    #[test]
+    fn a_statement_goes_whole_whatever_its_head() {
+        // A Rust function with generic parameters and a `where` clause, on one line.
+        let input =
+            "use a::b;mod a{pub trait b<T>{const y:T;}}fn m<T>()->T where T:b<T>{T::y}enum Unit{}";
+        let r = results(input);
+        for want in [
+            "mod a{pub trait b<T>{const y:T;}}fn m<T>()->T where T:b<T>{T::y}enum Unit{}",
+            "use a::b;fn m<T>()->T where T:b<T>{T::y}enum Unit{}",
+            "use a::b;mod a{pub trait b<T>{const y:T;}}enum Unit{}",
+            "use a::b;mod a{pub trait b<T>{}}fn m<T>()->T where T:b<T>{T::y}enum Unit{}",
+        ] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
+        // A block followed by a declarator goes alone and with it; an `else` stays with its `if`.
+        let r = results("struct S{int a;} s;int f(){if(c){a();}else{b();}x;}");
+        for want in [
+            "s;int f(){if(c){a();}else{b();}x;}",
+            "int f(){if(c){a();}else{b();}x;}",
+        ] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
+        assert!(
+            !r.iter().any(|c| c.contains("else") && !c.contains("if")),
+            "{r:?}"
+        );
+        // A directive line is not a statement's head.
+        let r = results("#define X 1\nint a;");
+        assert!(!r.contains(&"int a;".to_string()), "{r:?}");
+    }
+
+    #[test]
+    fn a_copy_goes_with_its_value_spelled_at_every_later_use() {
+        let r = results("fn k(x:f64)->f64{let z=x;let w=z;w}");
+        for want in ["fn k(x:f64)->f64{let w=x;w}", "fn k(x:f64)->f64{let z=x;z}"] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
+        // Uses before the declaration, member accesses and other scopes keep the name.
+        let r = results("int f(){g(a);int a=(b+1);h(a,s.a);}int a;");
+        assert!(
+            r.contains(&"int f(){g(a);h((b+1),s.a);}int a;".to_string()),
+            "{r:?}"
+        );
+        // An assignment is not a declaration, nor is a value of several elements one value.
+        let r = results("f(){a=b;c(a);int d=e+1;c(d);}");
+        assert!(
+            !r.iter().any(|c| c.contains("c(b)") || c.contains("c(e")),
+            "{r:?}"
+        );
     }
 
     #[test]
