@@ -1,4 +1,5 @@
 //! The `myhill` binary: command-line parsing, messages and exit codes around the library.
+#![warn(clippy::too_many_lines)]
 
 mod cli;
 

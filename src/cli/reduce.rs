@@ -420,13 +420,7 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     // A tree is counted in files and the bytes they hold.
     let initial_tree = tree_io::sizes(&original).filter(|_| session.tree);
     let input_key = myhill::content_key(&original);
-    let kind = match args.kind {
-        Some(kind) => myhill::Decided::chosen(kind),
-        None => myhill::Decided::of(
-            Some(session.input_path.to_string_lossy().as_ref()).filter(|_| !session.tree),
-            &original,
-        ),
-    };
+    let kind = decided_kind(args, &session, &original);
     let mut reduction = Reduction::new(original, &session.oracle, options);
     reduction.set_kind(kind);
 
@@ -439,11 +433,7 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         },
     };
     if let Some(run) = &run_dir {
-        if let Some(lock) = &mut input_lock {
-            lock.note_run(Some(run.path()));
-        }
-        reduction.set_store(run.verdicts()?);
-        record.run_dir = Some(run.path().to_path_buf());
+        attach_run_dir(run, &mut reduction, input_lock.as_mut(), record)?;
     }
     let stored_check = run_dir
         .as_ref()
@@ -509,6 +499,34 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
         record.files = initial_tree.zip(tree_io::sizes(&finished.best));
     }
     finish(args, record, &finished, &out_path, &keeper, target)
+}
+
+/// The input's kind: the one `--kind` names, or decided once from the input's name and
+/// content (a tree's files are decided one by one as they are reduced).
+fn decided_kind(args: &ReduceArgs, session: &Session, original: &[u8]) -> myhill::Decided {
+    match args.kind {
+        Some(kind) => myhill::Decided::chosen(kind),
+        None => myhill::Decided::of(
+            Some(session.input_path.to_string_lossy().as_ref()).filter(|_| !session.tree),
+            original,
+        ),
+    }
+}
+
+/// Every verdict of the reduction is kept in the run directory `run`, which the input's lock
+/// and the stats record name.
+fn attach_run_dir(
+    run: &RunDir,
+    reduction: &mut Reduction,
+    input_lock: Option<&mut InputLock>,
+    record: &mut Record,
+) -> Result<(), Fail> {
+    if let Some(lock) = input_lock {
+        lock.note_run(Some(run.path()));
+    }
+    reduction.set_store(run.verdicts()?);
+    record.run_dir = Some(run.path().to_path_buf());
+    Ok(())
 }
 
 /// The first check of the input, or the one a resumed run's directory holds; a failure is
