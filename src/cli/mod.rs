@@ -8,6 +8,7 @@ mod check;
 mod compare;
 mod exit;
 mod files;
+mod hunk;
 mod input_lock;
 mod out;
 mod plan;

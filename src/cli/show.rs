@@ -2,7 +2,7 @@
 //!
 //! Main items: [`run`], the command; [`Follow`], what has been read of the directory so far
 //! (read again as it grows, never written: the directory stays the running process's); and
-//! [`hunk`], one step as a line diff against the step before. On a terminal the view is the
+//! [`super::hunk`], one step as a line diff against the step before. On a terminal the view is the
 //! one `reduce --ui full` draws, read-only (keys that would steer the run are refused with
 //! the reason); `h` turns the best panel into the history explorer. Piped, or with
 //! `--history`, the history is printed as unified diff hunks, each against the step before,
@@ -12,59 +12,13 @@
 //! so; a step whose edit was not kept (`steps.jsonl` full) ends the history there.
 
 use super::exit::{Ended, Fail};
+use super::hunk::{hunk, hunk_lines};
 use super::out;
 use super::ui::view::{self, Board, Key, Nav};
 use serde_json::Value;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// One step as a line diff against the step before: at line `at` (0-based) of the old text,
-/// `removed` lines gave way to `added` ones (each with its newline, if it had one).
-#[derive(Debug, PartialEq)]
-pub struct Hunk<'a> {
-    pub at: usize,
-    pub removed: Vec<&'a [u8]>,
-    pub added: Vec<&'a [u8]>,
-}
-
-fn lines(text: &[u8]) -> Vec<&[u8]> {
-    text.split_inclusive(|&b| b == b'\n').collect()
-}
-
-/// `new` against `old` as one hunk: the lines between their common first and last lines.
-pub fn hunk<'a>(old: &'a [u8], new: &'a [u8]) -> Hunk<'a> {
-    let (a, b) = (lines(old), lines(new));
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let room = a.len().min(b.len()) - prefix;
-    let suffix = (a.iter().rev().zip(b.iter().rev()))
-        .take(room)
-        .take_while(|(x, y)| x == y)
-        .count();
-    Hunk {
-        at: prefix,
-        removed: a[prefix..a.len() - suffix].to_vec(),
-        added: b[prefix..b.len() - suffix].to_vec(),
-    }
-}
-
-/// A hunk as unified diff lines (without a header), `\ No newline at end of file` where due.
-fn hunk_lines(h: &Hunk) -> Vec<String> {
-    let mut out = Vec::new();
-    for (sign, side) in [('-', &h.removed), ('+', &h.added)] {
-        for line in side.iter() {
-            let text = String::from_utf8_lossy(line);
-            match text.strip_suffix('\n') {
-                Some(t) => out.push(format!("{sign}{t}")),
-                None => {
-                    out.push(format!("{sign}{text}"));
-                    out.push("\\ No newline at end of file".to_string());
-                }
-            }
-        }
-    }
-    out
-}
 
 /// What has been read of a run directory.
 pub struct Follow {

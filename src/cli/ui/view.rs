@@ -650,7 +650,7 @@ fn draw_step(
     (pass, tests, secs): &StepInfo,
     area: Rect,
 ) {
-    let h = crate::cli::show::hunk(before, after);
+    let h = crate::cli::hunk::hunk(before, after);
     let old: Vec<&[u8]> = before.split_inclusive(|&c| c == b'\n').collect();
     let text = |l: &[u8]| {
         String::from_utf8_lossy(l)
