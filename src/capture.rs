@@ -298,7 +298,7 @@ pub struct Matcher<'r> {
     state: State<'r>,
     /// In DFA mode, the recent bytes the window search would need after a quit (only when
     /// `keep`); in window mode, the window.
-    window: Window,
+    window: Excerpt,
     keep: bool,
 }
 
@@ -309,7 +309,7 @@ enum State<'r> {
         cache: Box<DfaCache>,
         sid: LazyStateID,
     },
-    Window {
+    Excerpt {
         /// Where the next span starts: matches starting earlier that fit in the overlap
         /// have been looked for.
         from: u64,
@@ -320,12 +320,12 @@ enum State<'r> {
 
 /// Bytes `start..start + buf.len()` of the content.
 #[derive(Debug, Default)]
-struct Window {
+struct Excerpt {
     start: u64,
     buf: Vec<u8>,
 }
 
-impl Window {
+impl Excerpt {
     fn end(&self) -> u64 {
         self.start + self.buf.len() as u64
     }
@@ -426,7 +426,7 @@ impl<'r> Matcher<'r> {
             limits,
             pos: 0,
             state: State::Done(false),
-            window: Window::default(),
+            window: Excerpt::default(),
             keep: false,
         };
         if re.never {
@@ -484,7 +484,7 @@ impl<'r> Matcher<'r> {
                 Step::Quit(i) => {
                     if !self.keep {
                         // Only if the cache gives up, which it is configured never to do.
-                        self.window = Window {
+                        self.window = Excerpt {
                             start: base,
                             buf: Vec::new(),
                         };
@@ -495,7 +495,7 @@ impl<'r> Matcher<'r> {
                     self.feed_window(&bytes[i..]);
                 }
             },
-            State::Window { .. } => self.feed_window(bytes),
+            State::Excerpt { .. } => self.feed_window(bytes),
         }
     }
 
@@ -525,7 +525,7 @@ impl<'r> Matcher<'r> {
 
     fn done(&mut self, matched: bool) {
         self.state = State::Done(matched);
-        self.window = Window::default();
+        self.window = Excerpt::default();
     }
 
     /// Switches to the window search, for matches ending at `at` or later.
@@ -535,7 +535,7 @@ impl<'r> Matcher<'r> {
             0 => 0,
             start => start + CONTEXT as u64,
         };
-        self.state = State::Window {
+        self.state = State::Excerpt {
             from: at.saturating_sub(overlap).max(floor),
             cache: Box::new(self.re.window.create_cache()),
         };
@@ -548,7 +548,7 @@ impl<'r> Matcher<'r> {
         let overlap = self.re.overlap(self.limits.overlap) as u64;
         let span_len = overlap + self.limits.step as u64;
         loop {
-            let State::Window { from, cache } = &mut self.state else {
+            let State::Excerpt { from, cache } = &mut self.state else {
                 return;
             };
             let end = self.window.end();
@@ -1024,7 +1024,7 @@ mod tests {
         let mut m = re.matcher();
         m.feed(&content.as_bytes()[..10]);
         assert!(
-            matches!(m.state, State::Window { .. }),
+            matches!(m.state, State::Excerpt { .. }),
             "the lazy DFA quit on é"
         );
         check(content.as_bytes(), b"", r"\bword\b", 4);

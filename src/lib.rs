@@ -99,7 +99,7 @@ pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output
 pub use passes::{
     BuiltinTypes, Constructs, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete,
     FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes,
-    Needs, Partition, RootForms, Round, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
+    Needs, Partition, Renaming, RootForms, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
     SiblingRuns, SqueezeLines, SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks,
     TreePass, TreeStrategy, UnitPass, drop_spaces, join_lines, squeeze, strip_comments,
 };

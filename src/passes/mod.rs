@@ -59,7 +59,7 @@ pub use gate::{Gated, Needs};
 pub use indented::IndentBlocks;
 pub use statements::{BuiltinTypes, Constructs, DeadDeclarations, RootForms, TopChunks};
 pub use text::{
-    DfaPass, Expressions, Hoist, Hollow, Integers, Partition, Round, ShortIntervals,
+    DfaPass, Expressions, Hoist, Hollow, Integers, Partition, Renaming, ShortIntervals,
     ShortenIdentifiers, ShortenLiterals, SiblingRuns, SqueezeLines, SqueezeSpaces,
     SqueezeWhitespace, StripComments, TreePass, TreeStrategy, UnitPass, drop_spaces, join_lines,
     squeeze, strip_comments,

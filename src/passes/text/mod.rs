@@ -27,7 +27,7 @@ pub use integers::Integers;
 pub use intervals::ShortIntervals;
 pub use literals::ShortenLiterals;
 pub use partition::Partition;
-pub use rename::{Round, ShortenIdentifiers};
+pub use rename::{Renaming, ShortenIdentifiers};
 pub use siblings::SiblingRuns;
 pub use spaces::{SqueezeLines, SqueezeSpaces, drop_spaces, join_lines};
 pub use squeeze::{SqueezeWhitespace, squeeze};

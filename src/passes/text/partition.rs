@@ -176,12 +176,12 @@ fn split_remembering(cx: &mut Cx, units: &Units) -> Result<(), Stop> {
     let name = driver.ledger.current_name();
     sweeps.swept(&name);
     match result? {
-        Ended::Done => {}
-        Ended::OutOfPatience => {
+        SplitEnd::Done => {}
+        SplitEnd::OutOfPatience => {
             driver.count(Counter::SweepPatienceStops, 1);
             sweeps.note_cut_short();
         }
-        Ended::HandedOver => {
+        SplitEnd::HandedOver => {
             driver.count(Counter::SplitHandOvers, 1);
             sweeps.note_cut_short();
         }
@@ -196,7 +196,7 @@ pub const YIELD_WINDOW: usize = crate::schedule::SWEEP_PATIENCE;
 
 /// How [`split_with`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ended {
+enum SplitEnd {
     /// Every unit left is needed.
     Done,
     /// Patience ran out.
@@ -210,7 +210,7 @@ fn split_with(
     driver: &mut Judge,
     units: &Units,
     sweeps: &mut crate::sweeps::Sweeps,
-) -> Result<Ended, Stop> {
+) -> Result<SplitEnd, Stop> {
     let (mode, floor) = (sweeps.mode, sweeps.yield_floor);
     let failed = &mut sweeps.failures;
     let renames = &sweeps.renames;
@@ -248,14 +248,14 @@ fn split_with(
         let ranges = kept_ranges(units, &config);
         let snapshot = (driver.jobs() > 1).then(|| policy.clone());
         let mut pulled: Vec<IdSet> = Vec::new();
-        let mut ended = Ended::Done;
+        let mut ended = SplitEnd::Done;
         let winner = {
             let mut proposals = policy.propose(&config);
             let config = &config;
             let wins = &wins;
             let mut next = || {
                 if pulled.len() >= patience {
-                    ended = Ended::OutOfPatience;
+                    ended = SplitEnd::OutOfPatience;
                     return None;
                 }
                 // Judged as if every candidate pulled so far failed: a success ends the
@@ -263,7 +263,7 @@ fn split_with(
                 if let Some(floor) = floor
                     && below_floor(wins, tests + pulled.len(), floor)
                 {
-                    ended = Ended::HandedOver;
+                    ended = SplitEnd::HandedOver;
                     return None;
                 }
                 let delta = proposals.next()?;
@@ -294,7 +294,7 @@ fn split_with(
                 wins.push((tests, best.len() - driver.best().len()));
                 config = candidate;
                 if !policy.on_reduced(Some(&config)) {
-                    return Ok(Ended::Done);
+                    return Ok(SplitEnd::Done);
                 }
             }
             None => {
@@ -302,7 +302,7 @@ fn split_with(
                 // early, the units found needed so far are, and the next run skips them.
                 let ranges = kept_ranges(units, &config);
                 let needed: Vec<(usize, usize)> = match ended {
-                    Ended::Done => ranges.into_iter().flatten().collect(),
+                    SplitEnd::Done => ranges.into_iter().flatten().collect(),
                     _ => policy
                         .needed()
                         .iter()

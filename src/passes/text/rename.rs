@@ -1,6 +1,6 @@
 //! The renaming pass: shorter names for identifiers, one identifier per candidate.
 //!
-//! Main items: [`ShortenIdentifiers`] (a [`Pass`]) and [`Round`] (one round's candidates, in
+//! Main items: [`ShortenIdentifiers`] (a [`Pass`]) and [`Renaming`] (one round's candidates, in
 //! order). Deletion never shortens a name that is still needed, and in code the names are
 //! often most of the bytes left (`capitalise_first` used three times is 48 bytes), so this pass
 //! proposes, for each identifier, the input with every occurrence renamed to the shortest name
@@ -8,8 +8,8 @@
 //! identifier whose renaming fails is not tried again by the same pass.
 //!
 //! ```
-//! use myhill::Round;
-//! let round = Round::new(b"int value = value + other;", &Default::default());
+//! use myhill::Renaming;
+//! let round = Renaming::new(b"int value = value + other;", &Default::default());
 //! assert_eq!(round.order, [b"value".to_vec(), b"other".to_vec()]);
 //! assert_eq!(round.to, b"a");
 //! assert_eq!(round.render(b"value"), b"int a = a + other;");
@@ -162,7 +162,7 @@ fn nth_name(mut k: usize) -> Vec<u8> {
 /// Candidates are rendered one at a time, when tested, so a round costs O(n) plus O(n) per
 /// candidate actually tried.
 #[derive(Clone, Debug)]
-pub struct Round {
+pub struct Renaming {
     input: Vec<u8>,
     lexemes: Vec<Lexeme>,
     renamable: Vec<bool>,
@@ -172,10 +172,10 @@ pub struct Round {
     pub order: Vec<Vec<u8>>,
 }
 
-impl Round {
+impl Renaming {
     /// Every renamable identifier of `input` except those in `tried` whose renaming to the
     /// shortest free name would shorten the input.
-    pub fn new(input: &[u8], tried: &BTreeSet<Vec<u8>>) -> Round {
+    pub fn new(input: &[u8], tried: &BTreeSet<Vec<u8>>) -> Renaming {
         let lexemes = lex(input);
         let ok = renamable(input, &lexemes);
         let mut present: BTreeSet<&[u8]> = BTreeSet::new();
@@ -202,7 +202,7 @@ impl Round {
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
         let order = scored.into_iter().map(|(_, name)| name.to_vec()).collect();
-        Round {
+        Renaming {
             input: input.to_vec(),
             lexemes,
             renamable: ok,
@@ -211,7 +211,7 @@ impl Round {
         }
     }
 
-    /// The input with every renamable occurrence of `from` renamed to [`Round::to`].
+    /// The input with every renamable occurrence of `from` renamed to [`Renaming::to`].
     pub fn render(&self, from: &[u8]) -> Vec<u8> {
         let mut bytes = Vec::with_capacity(self.input.len());
         for (l, &ok) in self.lexemes.iter().zip(&self.renamable) {
@@ -241,7 +241,7 @@ impl Pass for ShortenIdentifiers {
 
     fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         loop {
-            let round = Round::new(driver.best(), &self.failed);
+            let round = Renaming::new(driver.best(), &self.failed);
             if round.order.is_empty() {
                 return Ok(());
             }
@@ -286,7 +286,7 @@ mod tests {
     #[test]
     fn strings_includes_and_keywords_are_left_alone() {
         let input = b"#include <cstdio>\nint hello() { puts(\"hello\"); return 0; }\n";
-        let round = Round::new(input, &BTreeSet::new());
+        let round = Renaming::new(input, &BTreeSet::new());
         assert_eq!(round.order, [b"hello".to_vec(), b"puts".to_vec()]);
         assert_eq!(
             round.render(b"hello"),
@@ -296,7 +296,7 @@ mod tests {
 
     #[test]
     fn the_fresh_name_avoids_names_in_use() {
-        let round = Round::new(b"a b counter counter", &BTreeSet::new());
+        let round = Renaming::new(b"a b counter counter", &BTreeSet::new());
         assert_eq!(round.order, [b"counter".to_vec()]);
         assert_eq!(round.to, b"c");
         assert_eq!(round.render(b"counter"), b"a b c c");
@@ -308,7 +308,7 @@ mod tests {
             words in proptest::collection::vec(proptest::sample::select(vec!["ab", "b", "cde", "int", "\"", " ", "\n", "(", "x1"]), 0..40),
         ) {
             let input = words.concat().into_bytes();
-            let round = Round::new(&input, &BTreeSet::new());
+            let round = Renaming::new(&input, &BTreeSet::new());
             use crate::units::{Granularity, Units};
             let before = Units::cut(&input, Granularity::Tokens);
             proptest::prop_assert!(!(0..before.len() as u32).any(|i| before.unit(i) == round.to.as_slice()));
