@@ -211,13 +211,19 @@ pub enum Bracket {
 /// a stack; a closing one pairs with the opener on top when it matches it, and is left
 /// unpaired otherwise (the stack stays as it was).
 #[derive(Default)]
-struct Pairing {
+pub(crate) struct Pairing {
     /// The openers waiting for their closer: the bracket and its id.
     open: Vec<(u8, usize)>,
 }
 
 impl Pairing {
-    fn feed(&mut self, class: Class, id: usize) -> Bracket {
+    /// How many opening brackets stand open (unpaired ones included).
+    pub(crate) fn depth(&self) -> usize {
+        self.open.len()
+    }
+
+    /// Feeds the next lexeme (`id` names it in [`Bracket::Close`]).
+    pub(crate) fn feed(&mut self, class: Class, id: usize) -> Bracket {
         let Class::Punct(b) = class else {
             return Bracket::Other;
         };

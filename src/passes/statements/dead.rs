@@ -38,7 +38,7 @@
 //! definitions and forms whose head it cannot read are never deleted here: `chunks/forms` and
 //! the finer passes take them.
 
-use super::declarations::Index;
+use super::declarations::{Index, each_word};
 use crate::cx::Cx;
 use crate::eval::content_key;
 use crate::kind::is_text;
@@ -111,7 +111,6 @@ fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
         forms,
         parent,
         heads,
-        words,
         ..
     } = Index::of(input);
     // Per name: the forms that declare it (ascending), the classes owning an out-of-line
@@ -135,12 +134,12 @@ fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
             .get(name)
             .is_some_and(|e| e.declared_by.binary_search(&form).is_ok())
     };
-    for &(form, word) in &words {
+    each_word(input, &forms, |form, word| {
         let Some(entry) = by_name.get(word) else {
-            continue;
+            return;
         };
         if entry.mentioned {
-            continue;
+            return;
         }
         // A mention counts unless the form or a class around it declares the word (a class
         // naming itself in its members), or the form declares a class that owns an
@@ -158,7 +157,7 @@ fn dead_forms(input: &[u8], needed: &HashSet<u128>) -> (Vec<Form>, Vec<usize>) {
         if counts && let Some(e) = by_name.get_mut(word) {
             e.mentioned = true;
         }
-    }
+    });
     // A member of a dead class goes with it: it is not listed on its own.
     let mut covered = vec![false; forms.len()];
     let mut dead = Vec::new();

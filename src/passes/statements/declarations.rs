@@ -4,9 +4,10 @@
 //!
 //! Main items: [`Index`] (built by [`Index::of`]): the top-level [`Form`]s of an input (cut by
 //! [`crate::tree::forms`]) and, inside every class, struct or union definition down to
-//! [`MEMBER_DEPTH`], its members, each with the names its head declares ([`Declared`]) and
-//! every word with the form it stands in; [`class_members`], the members of each class; and
-//! [`nameless_forms`], the forms that declare no name.
+//! [`MEMBER_DEPTH`], its members, each with the names its head declares ([`Declared`]);
+//! [`each_word`], every word with the form it stands in, read in a second lexing pass;
+//! [`class_members`], the members of each class; and [`nameless_forms`], the forms that
+//! declare no name.
 //!
 //! ```text
 //! struct A { int x; };     declares A; its member `int x;` declares x
@@ -19,7 +20,7 @@
 //! nothing.
 
 use crate::eval::content_key;
-use crate::lex::{Class, is_space, lexemes, pair_classes};
+use crate::lex::{Class, Pairing, is_space, lexemes, pair_classes};
 use crate::tree::{Form, forms};
 
 /// A lexeme of a form's head that is not space or a comment.
@@ -456,15 +457,13 @@ pub(super) struct Index<'a> {
     pub(super) parent: Vec<Option<u32>>,
     /// What each form declares.
     pub(super) heads: Vec<Declared<'a>>,
-    /// Every word, with the innermost form it is in (`None`: between top-level forms).
-    pub(super) words: Vec<(Option<u32>, &'a [u8])>,
     /// The first sequence id not used yet.
     next_seq: u32,
 }
 
 impl<'a> Index<'a> {
     /// The index of `input`: its top-level forms, the members of its classes down to
-    /// [`MEMBER_DEPTH`], what each declares and every word.
+    /// [`MEMBER_DEPTH`] and what each declares (its words: [`each_word`]).
     pub(super) fn of(input: &'a [u8]) -> Index<'a> {
         let mut ix = Index::default();
         scan(input, 0, input.len(), None, 0, &mut ix);
@@ -495,7 +494,7 @@ fn access_label(input: &[u8], form: &Form) -> Option<usize> {
 }
 
 /// Adds to `ix` the forms of `input[lo..hi]` (the top level, or the inside of class `parent`'s
-/// braces at nesting `depth`), their heads and their words; opens class bodies down to
+/// braces at nesting `depth`) and their heads; opens class bodies down to
 /// [`MEMBER_DEPTH`]. An access label is a form of its own, declaring nothing, so deleting
 /// the member after it keeps it.
 fn scan<'a>(
@@ -534,64 +533,141 @@ fn scan<'a>(
         }
     }
     ix.next_seq = local.iter().map(|f| f.seq + 1).max().unwrap_or(ix.next_seq);
-    // The tokens of each form (a range of `toks`), and every word with its form.
-    let mut toks: Vec<Tok> = Vec::new();
-    let mut ranges: Vec<(usize, usize)> = Vec::with_capacity(local.len());
-    let mut words: Vec<(Option<usize>, usize, &[u8])> = Vec::new();
+    // Each form's tokens are gathered as the lexing passes over it and read as soon as it
+    // ends: only one form's tokens are held at a time, not the input's (40 bytes a token),
+    // and of those only the ones its head is read from (see [`HeadTokens`]).
+    let mut toks = HeadTokens::default();
     let mut f = 0usize;
-    let mut first_tok = 0usize;
     for l in lexemes(&input[lo..hi]) {
         if matches!(l.class, Class::Space | Class::Comment) {
             continue;
         }
         let at = lo + l.start;
         while f < local.len() && at >= local[f].end as usize {
-            ranges.push((first_tok, toks.len()));
-            first_tok = toks.len();
+            toks.finish();
+            index_form(input, local[f], &toks.toks, parent, depth, ix);
+            toks.clear();
             f += 1;
         }
-        let inside = f < local.len() && at >= local[f].start as usize;
-        let text = &input[at..lo + l.end];
-        if inside {
+        if f < local.len() && at >= local[f].start as usize {
             toks.push(Tok {
                 class: l.class,
-                text,
+                text: &input[at..lo + l.end],
                 at,
             });
-        } else {
-            first_tok = toks.len();
-        }
-        if l.class == Class::Word {
-            words.push((inside.then_some(f), at, text));
         }
     }
     while f < local.len() {
-        ranges.push((first_tok, toks.len()));
-        first_tok = toks.len();
+        toks.finish();
+        index_form(input, local[f], &toks.toks, parent, depth, ix);
+        toks.clear();
         f += 1;
     }
-    // The forms in order, each class's members right after it.
-    let mut global: Vec<u32> = Vec::with_capacity(local.len());
-    let mut opened: Vec<Option<(usize, usize)>> = Vec::with_capacity(local.len());
-    for (i, form) in local.iter().enumerate() {
-        let head = declared(&toks[ranges[i].0..ranges[i].1]);
-        let body = head.body.filter(|_| depth < MEMBER_DEPTH);
-        let g = ix.forms.len() as u32;
-        global.push(g);
-        opened.push(body);
-        ix.forms.push(*form);
-        ix.parent.push(parent);
-        ix.heads.push(head);
-        if let Some((open, close)) = body {
-            scan(input, open + 1, close, Some(g), depth + 1, ix);
+}
+
+/// The tokens of one form that [`declared`] reads: those outside every bracket group and
+/// those directly inside one (an enum's enumerators, `typedef int (*name)(..)`), each group
+/// kept as its brackets, and the form's last token (the end it is told a declaration by).
+/// What is deeper (the statements of a body's inner blocks) stands as its first `;` alone,
+/// which is all [`angles_end`] looks for there. Depth is counted by the pairing rule of
+/// [`pair_classes`], so the brackets kept pair as they do among all the tokens: [`declared`]
+/// reads the same from these as from all the form's tokens, and a large form holds a
+/// fraction of them.
+#[derive(Default)]
+struct HeadTokens<'a> {
+    toks: Vec<Tok<'a>>,
+    pairing: Pairing,
+    /// Whether the stretch being left out (deeper than one bracket) kept its first `;`.
+    semicolon: bool,
+    /// The last token fed, when it was left out.
+    dropped_last: Option<Tok<'a>>,
+}
+
+impl<'a> HeadTokens<'a> {
+    fn push(&mut self, t: Tok<'a>) {
+        let before = self.pairing.depth();
+        self.pairing.feed(t.class, t.at);
+        // An opener stands at the depth around it, a closer at the depth it leaves.
+        let stands_at = before.min(self.pairing.depth());
+        self.dropped_last = None;
+        if stands_at <= 1 {
+            self.toks.push(t);
+            self.semicolon = false;
+        } else if is_punct(&t, b';') && !self.semicolon {
+            self.toks.push(t);
+            self.semicolon = true;
+        } else {
+            self.dropped_last = Some(t);
         }
     }
-    // A word inside an opened body was recorded by the members' scan.
-    for (form, at, word) in words {
-        if form.is_some_and(|i| opened[i].is_some_and(|(open, close)| open < at && at < close)) {
+
+    /// Ends the form: keeps its last token if it was left out.
+    fn finish(&mut self) {
+        self.toks.extend(self.dropped_last.take());
+    }
+
+    /// Empties it for the next form, keeping the allocation.
+    fn clear(&mut self) {
+        self.toks.clear();
+        self.pairing = Pairing::default();
+        self.semicolon = false;
+        self.dropped_last = None;
+    }
+}
+
+/// Adds `form` (whose tokens are `toks`) to `ix` with its head, then the members of its body
+/// if it is a class opened at this `depth`: the forms stay in input order, each class's
+/// members right after it.
+fn index_form<'a>(
+    input: &'a [u8],
+    form: Form,
+    toks: &[Tok<'a>],
+    parent: Option<u32>,
+    depth: usize,
+    ix: &mut Index<'a>,
+) {
+    let head = declared(toks);
+    let body = head.body.filter(|_| depth < MEMBER_DEPTH);
+    let g = ix.forms.len() as u32;
+    ix.forms.push(form);
+    ix.parent.push(parent);
+    ix.heads.push(head);
+    if let Some((open, close)) = body {
+        scan(input, open + 1, close, Some(g), depth + 1, ix);
+    }
+}
+
+/// Calls `f` with every word of `input` and the innermost of `forms` it is in (`None`: between
+/// top-level forms). `forms` are an [`Index`]'s: in input order, each class's members right
+/// after it and inside it, so the forms open at a point are a stack, and a word in a class's
+/// body between its members is the class's. A second lexing pass instead of a list of every
+/// word, which would take 24 bytes a word.
+pub(super) fn each_word<'a>(
+    input: &'a [u8],
+    forms: &[Form],
+    mut f: impl FnMut(Option<u32>, &'a [u8]),
+) {
+    let mut next = 0usize;
+    let mut open: Vec<usize> = Vec::new();
+    for l in lexemes(input) {
+        if l.class != Class::Word {
             continue;
         }
-        ix.words.push((form.map(|i| global[i]).or(parent), word));
+        while next < forms.len() && forms[next].start as usize <= l.start {
+            let start = forms[next].start;
+            while open.last().is_some_and(|&o| forms[o].end <= start) {
+                open.pop();
+            }
+            open.push(next);
+            next += 1;
+        }
+        while open
+            .last()
+            .is_some_and(|&o| forms[o].end as usize <= l.start)
+        {
+            open.pop();
+        }
+        f(open.last().map(|&o| o as u32), &input[l.start..l.end]);
     }
 }
 
@@ -780,5 +856,89 @@ mod tests {
         assert!(names("static_assert(sizeof(int) == 4, \"int\")").is_empty());
         assert!(names("int (*pick(int))(int);").is_empty());
         assert!(names("int x, y").is_empty());
+    }
+
+    fn all_tokens(input: &[u8]) -> Vec<Tok<'_>> {
+        lexemes(input)
+            .filter(|l| !matches!(l.class, Class::Space | Class::Comment))
+            .map(|l| Tok {
+                class: l.class,
+                text: &input[l.start..l.end],
+                at: l.start,
+            })
+            .collect()
+    }
+
+    fn kept_tokens<'a>(all: &[Tok<'a>]) -> Vec<Tok<'a>> {
+        let mut kept = HeadTokens::default();
+        for &t in all {
+            kept.push(t);
+        }
+        kept.finish();
+        kept.toks
+    }
+
+    #[test]
+    fn a_head_is_read_from_a_fraction_of_a_large_form() {
+        let body = "{ if (x) { y = 1; z = 2; } while (y) { w(); } }";
+        let src = format!(
+            "struct S {{ int f() {}; enum E {{ a = (1), b }} e; }};",
+            body
+        );
+        let all = all_tokens(src.as_bytes());
+        let kept = kept_tokens(&all);
+        assert!(
+            kept.len() < all.len() - 10,
+            "{} of {}",
+            kept.len(),
+            all.len()
+        );
+        assert_eq!(declared(&kept), declared(&all));
+        // The last token tells a declaration even where it is left out by depth: the `}` of
+        // a form whose groups never close.
+        let open = "enum E { a ( { }";
+        let all = all_tokens(open.as_bytes());
+        assert_eq!(declared(&all).names, [b"E"]);
+        assert_eq!(declared(&kept_tokens(&all)), declared(&all));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_head_is_read_the_same_from_the_tokens_kept(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "enum", "typedef", "class", "A", "b", "x", "::", "<", ">", ";", "{", "}", "(",
+                ")", "[", "]", ",", "*", "=", "int", " ",
+            ]), 0..120),
+            end in proptest::sample::select(vec![";", "}", ""]),
+        ) {
+            let input = (words.concat() + end).into_bytes();
+            let all = all_tokens(&input);
+            proptest::prop_assert_eq!(declared(&kept_tokens(&all)), declared(&all));
+        }
+
+        #[test]
+        fn each_word_is_given_the_innermost_form_around_it(words in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "class", "struct", "A", "b", "public", ":", ";", "{", "}", "(", ")", ",",
+                "int", "=", "\n", " ",
+            ]), 0..200)) {
+            let input = words.concat().into_bytes();
+            let ix = Index::of(&input);
+            let mut seen = Vec::new();
+            each_word(&input, &ix.forms, |form, word| seen.push((form, word.as_ptr())));
+            let expected: Vec<_> = lexemes(&input)
+                .filter(|l| l.class == Class::Word)
+                .map(|l| {
+                    // Forms nest, so the innermost is the last one in order around the word.
+                    let form = ix
+                        .forms
+                        .iter()
+                        .rposition(|f| f.start as usize <= l.start && l.start < f.end as usize)
+                        .map(|i| i as u32);
+                    (form, input[l.start..].as_ptr())
+                })
+                .collect();
+            proptest::prop_assert_eq!(seen, expected);
+        }
     }
 }
