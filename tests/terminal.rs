@@ -266,6 +266,47 @@ fn a_resized_terminal_keeps_one_status_and_the_first_check_claims_nothing() {
     tmux.wait("the end", |s| !rows_with(s, "exit=").is_empty());
 }
 
+/// After resize cycles, and in a pane two rows high, the status is redrawn in place: the
+/// pane's scrollback does not grow while the run goes on (an erase to the end of the screen
+/// at the top row scrolled it ten lines a second in tmux, pushing the run's first lines out).
+#[test]
+fn resize_cycles_and_a_two_row_pane_leave_the_scrollback_alone() {
+    let case = Case::new();
+    let (command, _) = slow_case_at(&case, "--ui line -j 2 --passes ddmin/lines", "1.5");
+    let Some(tmux) = Tmux::start("scrollback", 100, &command) else {
+        return;
+    };
+    tmux.wait("the pass", |s| !rows_with(s, "pass ddmin/lines").is_empty());
+    let history = || -> usize {
+        let out = tmux
+            .cmd()
+            .args(["display-message", "-p", "-t", "t", "#{history_size}"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+    };
+    for (columns, rows) in [(60, 30), (100, 30), (60, 30), (100, 30), (100, 2)] {
+        tmux.cmd()
+            .args(["resize-window", "-t", "t", "-x", &columns.to_string()])
+            .args(["-y", &rows.to_string()])
+            .status()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    // Redraws at about 10 a second: three seconds are thirty of them. An improvement's line
+    // may scroll one row each (a test takes 1.5 s, two at a time).
+    let before = history();
+    std::thread::sleep(Duration::from_secs(3));
+    let after = history();
+    assert!(
+        after <= before + 5,
+        "the scrollback grew from {before} to {after} lines in 3 s"
+    );
+    tmux.resize(100, 30);
+    tmux.keys("q");
+    tmux.wait("the end", |s| !rows_with(s, "exit=").is_empty());
+}
+
 /// The lines of a run directory's `tests.jsonl`.
 fn tests_logged(run: &std::path::Path) -> usize {
     std::fs::read_to_string(run.join("tests.jsonl")).map_or(0, |t| t.lines().count())
