@@ -307,6 +307,48 @@ fn resize_cycles_and_a_two_row_pane_leave_the_scrollback_alone() {
     tmux.wait("the end", |s| !rows_with(s, "exit=").is_empty());
 }
 
+/// A test whose output holds terminal controls (clear the screen, home the cursor, set the
+/// pane's title) cannot take the diagnosis of a failed first check off the screen: each
+/// non-printing byte is shown escaped, and the pane keeps its title.
+#[test]
+fn a_test_printing_terminal_controls_leaves_the_diagnosis_on_screen() {
+    let case = Case::new();
+    case.file("in.txt", b"some input\n");
+    case.script(
+        "t.sh",
+        "printf 'noise\\033[2J\\033[H\\033]2;hijacked\\007\\033khijacked\\033\\\\\\n'; exit 1",
+    );
+    let command = format!(
+        "cd {} && TMPDIR={} XDG_STATE_HOME={} {} reduce ./t.sh in.txt; echo \"exit=$?\"; sleep 600",
+        case.dir.path().display(),
+        case.path("tmp").display(),
+        case.state.path().display(),
+        bin()
+    );
+    let Some(tmux) = Tmux::start("controls", 120, &command) else {
+        return;
+    };
+    let screen = tmux.wait("the end", |s| !rows_with(s, "exit=").is_empty());
+    let text = screen.join("\n");
+    assert!(text.contains("not interesting"), "{text}");
+    assert!(rows_with(&screen, "exit=3").len() == 1, "{text}");
+    // What the test printed is there, its controls escaped.
+    assert!(text.contains("noise"), "{text}");
+    let out = tmux
+        .cmd()
+        .args([
+            "display-message",
+            "-p",
+            "-t",
+            "t",
+            "#{pane_title}|#{window_name}",
+        ])
+        .output()
+        .unwrap();
+    let titles = String::from_utf8_lossy(&out.stdout);
+    assert!(!titles.contains("hijacked"), "{titles}");
+}
+
 /// The lines of a run directory's `tests.jsonl`.
 fn tests_logged(run: &std::path::Path) -> usize {
     std::fs::read_to_string(run.join("tests.jsonl")).map_or(0, |t| t.lines().count())
