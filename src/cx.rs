@@ -20,6 +20,7 @@
 //!
 //! Limits: a `Cx` is one run's; two reductions never share one.
 
+use crate::archive::Archive;
 use crate::certify::{Certificate, Minimality};
 use crate::driver::{Driver, View, Witness};
 use crate::eval::{EvalOptions, Evaluator, Meter};
@@ -55,26 +56,34 @@ impl<'o> Judge<'_, 'o> {
         &mut self,
         next: &mut dyn FnMut() -> Option<(Vec<u8>, T)>,
     ) -> Result<Option<T>, Stop> {
-        let before = self.driver.best().len();
+        let before = self.driver.best_shared();
         let found = self.driver.try_candidates(next)?;
         if found.is_some() {
-            self.reduced(before);
+            self.reduced(&before);
         }
         Ok(found)
     }
 
     /// See [`Driver::accept`]; an acceptance is noted in the ledger.
     pub(crate) fn accept(&mut self, witness: Witness) -> bool {
-        let before = self.driver.best().len();
+        let before = self.driver.best_shared();
         let accepted = self.driver.accept(witness);
         if accepted {
-            self.reduced(before);
+            self.reduced(&before);
         }
         accepted
     }
 
-    fn reduced(&mut self, before: usize) {
-        let removed = before.saturating_sub(self.driver.best().len()) as u64;
+    /// Notes an acceptance: the bytes removed are the files' bytes where the best is a
+    /// tree's archive (its names and headers are no bytes of the user's), once per acceptance.
+    fn reduced(&mut self, before: &[u8]) {
+        let size = |bytes: &[u8]| {
+            Archive::is_archive(bytes)
+                .then(|| Archive::decode(bytes).ok())
+                .flatten()
+                .map_or(bytes.len(), |tree| tree.content_bytes())
+        };
+        let removed = size(before).saturating_sub(size(self.driver.best())) as u64;
         self.ledger.reduced(self.driver, removed);
     }
 

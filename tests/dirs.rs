@@ -116,6 +116,12 @@ fn a_tree_keeps_its_link_its_empty_directory_and_its_modes() {
     assert_eq!(stats["initial_files"], 4);
     assert_eq!(stats["final_files"], 2);
     assert_eq!(stats["final_bytes"], 3);
+    // The passes' bytes removed are the files' bytes, not the names and headers of the tree.
+    let by_passes: u64 = (stats["passes"].as_array().unwrap().iter())
+        .map(|p| p["bytes_removed"].as_u64().unwrap())
+        .sum();
+    let removed = stats["initial_bytes"].as_u64().unwrap() - 3;
+    assert_eq!(by_passes, removed, "{stats}");
     // Each file was reduced as the kind its own name says.
     assert_eq!(stats["kind"]["files"]["lib/needed.txt"], "text", "{stats}");
     assert_eq!(stats["kind"]["files"]["run.sh"], "shell", "{stats}");

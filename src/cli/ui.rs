@@ -821,14 +821,21 @@ fn pass_rows(report: &Report, verbose: bool, disabled: &[String]) -> String {
             verbose || p.tests > 0 || p.successes > 0 || p.skipped > 0 || disabled.contains(&p.name)
         })
         .collect();
+    // A tree's per-file rows (`split/lines @ pkg/a.py`) widen the name column.
+    let width = shown
+        .iter()
+        .map(|p| p.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(23);
     if !shown.is_empty() {
         s.push_str(&format!(
-            "  {:<23} {:>7} {:>9} {:>13} {:>10} {:>8}\n",
+            "  {:<width$} {:>7} {:>9} {:>13} {:>10} {:>8}\n",
             "pass", "tests", "successes", "bytes removed", "tests/byte", "time"
         ));
         for p in &shown {
             s.push_str(&format!(
-                "  {:<23} {:>7} {:>9} {:>13} {:>10} {:>7.2}s{}\n",
+                "  {:<width$} {:>7} {:>9} {:>13} {:>10} {:>7.2}s{}\n",
                 p.name,
                 p.tests,
                 p.successes,
