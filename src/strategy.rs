@@ -10,12 +10,12 @@
 //! fixpoint).
 //!
 //! ```
-//! use myhill::{Granularity, Strategy};
+//! use myhill::{Strategy, text::Granularity};
 //! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 32);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
-//! let mine = myhill::schedule_of(&["hollow".into(), "split/tokens".into()]).unwrap();
+//! let mine = myhill::strategy::schedule_of(&["hollow".into(), "split/tokens".into()]).unwrap();
 //! assert_eq!(mine.passes[1].name(), "split/tokens");
 //! ```
 //!
