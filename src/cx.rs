@@ -8,7 +8,11 @@
 //! pass cannot change the best without its row and the trace knowing.
 //!
 //! ```
-//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, UnitPass}, policy::{DDMin, Policy}, text::Granularity};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::{Cx, Pass, UnitPass};
+//! use myhill::policy::{DDMin, Policy};
+//! use myhill::text::Granularity;
 //! use std::sync::Arc;
 //! let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
 //! let mut cx = Cx::new(b"a\nx\nb\n".to_vec(), &oracle, EvalOptions::default());

@@ -8,7 +8,11 @@
 //! keeps the sweeps' memory beside it.
 //!
 //! ```
-//! use myhill::{FnOracle, eval::EvalOptions, passes::Cx, policy::{DDMin, Policy}, text::{Granularity, Units}};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::Cx;
+//! use myhill::policy::{DDMin, Policy};
+//! use myhill::text::{Granularity, Units};
 //! let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
 //! let mut cx = Cx::new(b"abxcd".to_vec(), &oracle, EvalOptions::default());
 //! let units = Units::cut(cx.best(), Granularity::Bytes);

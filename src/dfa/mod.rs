@@ -13,7 +13,10 @@
 //! result is interval-minimal: no contiguous run of units can be deleted.
 //!
 //! ```
-//! use myhill::{FnOracle, eval::EvalOptions, passes::{DfaOptions, DfaPass, Cx, Pass}, text::Granularity};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::{DfaOptions, DfaPass, Cx, Pass};
+//! use myhill::text::Granularity;
 //! // Interesting iff an 'x' comes before a 'y'.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     b.iter().position(|&c| c == b'x').is_some_and(|i| b[i..].contains(&b'y'))

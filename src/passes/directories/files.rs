@@ -10,7 +10,10 @@
 //! tree both do nothing.
 //!
 //! ```
-//! use myhill::{FnOracle, archive::{Archive, Entry}, eval::EvalOptions, passes::{Cx, FilesDelete, Pass}};
+//! use myhill::FnOracle;
+//! use myhill::archive::{Archive, Entry};
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::{Cx, FilesDelete, Pass};
 //! let tree = Archive::new(vec![
 //!     Entry::file("README", 0o644, b"a long text nobody needs\n"),
 //!     Entry::file("src/main.c", 0o644, b"int main(void) { return 1/0; }\n"),

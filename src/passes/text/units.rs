@@ -3,7 +3,11 @@
 //! Main type: [`UnitPass`] (a granularity and a policy factory).
 //!
 //! ```
-//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, UnitPass}, policy::{DDMin, Policy}, text::Granularity};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::{Cx, Pass, UnitPass};
+//! use myhill::policy::{DDMin, Policy};
+//! use myhill::text::Granularity;
 //! use std::sync::Arc;
 //! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"z\n"));
 //! let mut driver = Cx::new(b"x\ny\nz\n".to_vec(), &oracle, EvalOptions::default());
