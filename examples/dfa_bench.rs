@@ -18,9 +18,12 @@
 //! schedule, units ignored).
 
 use myhill::{
-    Certificate, Counter, Cx, DDMin, DfaOptions, DfaPass, Figure, Finish, FnOracle, Granularity,
-    Minimality, Pass, Policy, ProbDD, ReduceOptions, Reduction, Schedule, Stop, Strategy, UnitPass,
-    Units,
+    FnOracle, ReduceOptions, Reduction, Stop, Strategy,
+    check::{Certificate, Minimality},
+    passes::{Cx, DfaOptions, DfaPass, Finish, Pass, Schedule, UnitPass},
+    policy::{DDMin, Policy, ProbDD},
+    report::{Counter, Figure},
+    text::{Granularity, Units},
 };
 use std::sync::Arc;
 use std::time::Instant;

@@ -16,8 +16,13 @@
 //! distinct deletion, quadratic in the result's units, so large results end "unknown".
 
 use myhill::{
-    Certificate, Counter, DDMin, EvalOptions, Evaluator, Event, FnOracle, Granularity, Minimality,
-    Policy, ProbDD, ReduceOptions, Reduction, Schedule, Stop, Strategy, UnitPass, Units, certify,
+    Event, FnOracle, ReduceOptions, Reduction, Stop, Strategy,
+    check::{Certificate, Minimality, certify},
+    eval::{EvalOptions, Evaluator},
+    passes::{Schedule, UnitPass},
+    policy::{DDMin, Policy, ProbDD},
+    report::Counter,
+    text::{Granularity, Units},
 };
 use std::cell::Cell;
 use std::path::Path;

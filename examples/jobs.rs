@@ -51,7 +51,7 @@ fn main() {
                 let units = if strategy == "default" {
                     None
                 } else {
-                    Some(myhill::Granularity::Lines)
+                    Some(myhill::text::Granularity::Lines)
                 };
                 let mut schedule = Strategy::named(strategy)
                     .unwrap()

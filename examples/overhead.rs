@@ -6,7 +6,7 @@
 //! the command oracle and the evaluator (cache on, every candidate distinct), then spawns
 //! /bin/true as many times directly, and prints the difference per test.
 
-use myhill::{EvalOptions, Evaluator};
+use myhill::eval::{EvalOptions, Evaluator};
 use myhill::{TestCommand, TestSpec};
 use std::process::{Command, Stdio};
 use std::time::Instant;

@@ -23,8 +23,11 @@
 
 use bstr::ByteSlice;
 use myhill::{
-    Cx, DDMin, EvalOptions, FnOracle, Granularity, Policy, ProbDD, ReduceOptions, Reduction,
-    Strategy, TopChunks, Units,
+    FnOracle, ReduceOptions, Reduction, Strategy,
+    eval::EvalOptions,
+    passes::{Cx, TopChunks},
+    policy::{DDMin, Policy, ProbDD},
+    text::{Granularity, Units},
 };
 use std::sync::Mutex;
 use std::time::{Duration, Instant};

@@ -9,8 +9,12 @@
 //! rejected, and of those the share rejected for unbalanced brackets.
 
 use myhill::{
-    Cx, DDMin, EvalOptions, FnOracle, Granularity, Pass, PolicyFactory, ProbDD, TreePass,
-    TreeStrategy, UnitPass, Units, infer,
+    FnOracle,
+    eval::EvalOptions,
+    passes::{Cx, Pass, TreePass, TreeStrategy, UnitPass},
+    policy::{DDMin, PolicyFactory, ProbDD},
+    text::{Granularity, Units},
+    tree::infer,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -8,7 +8,7 @@
 //! one, the answer is the range of candidates, as `git bisect` reports it.
 //!
 //! ```
-//! use myhill::{first_bad, Bisection, Status};
+//! use myhill::check::{first_bad, Bisection, Status};
 //! let result = first_bad(64, |i| Ok::<_, ()>(if i >= 37 { Status::Bad } else { Status::Good })).unwrap();
 //! assert_eq!(result, Bisection::Found { first_bad: 37, last_good: 36, probes: 8 });
 //! ```

@@ -8,8 +8,8 @@
 //! and suffix hashes, so duplicates cost neither a test nor a rendering.
 //!
 //! ```
-//! use myhill::{certify, Certificate, Minimality};
-//! use myhill::{EvalOptions, Evaluator, FnOracle, Granularity, Units};
+//! use myhill::check::{certify, Certificate, Minimality};
+//! use myhill::{FnOracle, eval::{EvalOptions, Evaluator}, text::{Granularity, Units}};
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"ab"));
 //! let mut eval = Evaluator::new(&oracle, EvalOptions::default());
 //! let units = Units::cut(b"abb", Granularity::Bytes);
@@ -218,7 +218,7 @@ pub(crate) fn certify_in(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{EvalOptions, FnOracle, Granularity};
+    use crate::{FnOracle, eval::EvalOptions, text::Granularity};
     use proptest::prelude::*;
 
     fn brute(input: &[u8], property: Minimality, f: &dyn Fn(&[u8]) -> bool) -> bool {

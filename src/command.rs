@@ -18,7 +18,7 @@
 //! marked or not, for a program's last moment.
 //!
 //! ```
-//! use myhill::{Cancel, Process, ProcessEnd, run};
+//! use myhill::process::{Cancel, Process, ProcessEnd, run};
 //! let mut p = Process::new(["sh", "-c", "exit 3"]);
 //! p.timeout = Some(std::time::Duration::from_secs(5));
 //! let r = run(&p, &Cancel::never()).unwrap();

@@ -8,7 +8,11 @@
 //! pass cannot change the best without its row and the trace knowing.
 //!
 //! ```
-//! use myhill::{Cx, DDMin, EvalOptions, FnOracle, Granularity, Pass, Policy, UnitPass};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::{Cx, Pass, UnitPass};
+//! use myhill::policy::{DDMin, Policy};
+//! use myhill::text::Granularity;
 //! use std::sync::Arc;
 //! let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
 //! let mut cx = Cx::new(b"a\nx\nb\n".to_vec(), &oracle, EvalOptions::default());
@@ -166,7 +170,7 @@ impl<'o> Cx<'o> {
         self.driver.nesting()
     }
 
-    /// The kind of the best (see [`Driver::kind`]).
+    /// The kind of the best, as the driver decided it once per best.
     pub fn kind(&self) -> Kind {
         self.driver.kind()
     }
@@ -201,12 +205,12 @@ impl<'o> Cx<'o> {
         self.driver.cached(bytes)
     }
 
-    /// Certifies the current best cut into `units` (see [`Driver::certify`]).
+    /// Certifies the current best cut into `units`.
     pub fn certify(&mut self, units: &Units, property: Minimality) -> Result<Certificate, Stop> {
         self.driver.certify(units, property)
     }
 
-    /// Tests a batch of candidates whole (see [`Driver::test_batch`]); nothing is accepted.
+    /// Tests a batch of candidates whole; nothing is accepted.
     pub fn test_batch(&mut self, candidates: &[Vec<u8>]) -> Result<Vec<Option<Witness>>, Stop> {
         self.driver.test_batch(candidates)
     }
@@ -218,7 +222,7 @@ impl<'o> Cx<'o> {
     }
 
     /// Tests candidates from `next` in order and accepts the first interesting one that is
-    /// shortlex-smaller than the best; returns its payload (see [`Driver::try_candidates`]).
+    /// shortlex-smaller than the best; returns its payload.
     pub fn try_candidates<T>(
         &mut self,
         next: &mut dyn FnMut() -> Option<(Vec<u8>, T)>,

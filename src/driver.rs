@@ -4,11 +4,15 @@
 //! tests candidates, the best's shared nesting and the kind of input it is; its [`View`] says
 //! whether the best is the whole input or one file of a tree (every candidate is then lifted
 //! into the whole tree before it is tested). Passes never hold a driver: they get a
-//! [`crate::Cx`], which records what the driver accepts in the run's ledger and
+//! [`crate::passes::Cx`], which records what the driver accepts in the run's ledger and
 //! keeps the sweeps' memory beside it.
 //!
 //! ```
-//! use myhill::{Cx, DDMin, EvalOptions, FnOracle, Granularity, Policy, Units};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::Cx;
+//! use myhill::policy::{DDMin, Policy};
+//! use myhill::text::{Granularity, Units};
 //! let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
 //! let mut cx = Cx::new(b"abxcd".to_vec(), &oracle, EvalOptions::default());
 //! let units = Units::cut(cx.best(), Granularity::Bytes);
@@ -41,7 +45,7 @@ pub struct Driver<'o> {
     best: Arc<Vec<u8>>,
     nesting: NestingMemo,
     view: View,
-    /// The kind of the best, decided once from the original (see [`crate::Kind`]); while
+    /// The kind of the best, decided once from the original (see [`crate::text::Kind`]); while
     /// focused on one file of a tree, that file's.
     kind: Decided,
     /// The kind of each file of a tree, decided when it was first focused on, by path.
@@ -92,7 +96,7 @@ struct NestingMemo {
 }
 
 /// Bytes the driver tested and found interesting (in a batch): only the driver makes one, so a
-/// pass can accept a candidate only through [`crate::Cx::accept`], never bytes it judged itself.
+/// pass can accept a candidate only through [`crate::passes::Cx::accept`], never bytes it judged itself.
 #[derive(Debug)]
 pub struct Witness {
     bytes: Vec<u8>,
@@ -226,7 +230,7 @@ impl<'o> Driver<'o> {
         }
     }
 
-    /// Certifies the current best cut into `units` (see [`crate::certify()`]); nothing is accepted,
+    /// Certifies the current best cut into `units` (see [`crate::check::certify()`]); nothing is accepted,
     /// a deletion found is handed back for [`Driver::try_candidates`].
     pub fn certify(&mut self, units: &Units, property: Minimality) -> Result<Certificate, Stop> {
         match &self.view {

@@ -5,7 +5,7 @@
 //! chunk is one or two runs, and rendering a configuration copies one byte range per run.
 //!
 //! ```
-//! use myhill::IdSet;
+//! use myhill::text::IdSet;
 //! let all = IdSet::range(0, 10);
 //! let delta = IdSet::from_sorted(&[2, 3, 7]);
 //! let kept = all.difference(&delta);

@@ -8,7 +8,7 @@
 //! all been emptied is still C.
 //!
 //! ```
-//! use myhill::{Decided, DecidedBy, Kind};
+//! use myhill::text::{Decided, DecidedBy, Kind};
 //! let c = Decided::of(Some("bug.c"), b"static char\nh(){}\n");
 //! assert_eq!((c.kind, c.by), (Kind::C, DecidedBy::Extension));
 //! assert!(c.kind.is_statement_code());

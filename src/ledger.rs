@@ -2,7 +2,7 @@
 //! of the best's size over tests and time.
 //!
 //! Main type: [`Ledger`]. The round engine opens and closes a pass's entry
-//! ([`Ledger::begin_pass`], [`Ledger::end_pass`]); the [`crate::Cx`] notes every acceptance
+//! ([`Ledger::begin_pass`], [`Ledger::end_pass`]); the [`crate::passes::Cx`] notes every acceptance
 //! and rollback in it; passes count through the `Cx`. [`Ledger::report`] folds it with the
 //! driver's figures into a [`Report`].
 //!

@@ -1,7 +1,7 @@
 //! The one lexer: what a word, a literal, a comment and a bracket are, for every part of myhill.
 //!
 //! Main items: [`lex`], which cuts an input into [`Lexeme`]s that tile it exactly, and
-//! [`Class`]. Token units ([`crate::Units`] at [`crate::Granularity::Tokens`]), the inferred tree
+//! [`Class`]. Token units ([`crate::text::Units`] at [`crate::text::Granularity::Tokens`]), the inferred tree
 //! and the identifier-renaming pass all read the same lexemes, so they agree on what a word is.
 //!
 //! The classes, tried in this order at each position:
@@ -18,7 +18,7 @@
 //! - [`Class::Punct`]: any other single byte.
 //!
 //! ```
-//! use myhill::{Class, lex};
+//! use myhill::text::{Class, lex};
 //! let input = b"x = f(\"a(b\", 4.5); // done\n";
 //! let pieces: Vec<(&[u8], Class)> = lex(input).iter().map(|l| (&input[l.start..l.end], l.class)).collect();
 //! assert_eq!(pieces[0], (&b"x"[..], Class::Word));
@@ -268,7 +268,7 @@ pub fn pair_classes(classes: impl ExactSizeIterator<Item = Class>) -> Vec<Option
 ///
 /// This is the streaming form of [`pair_brackets`] for scans of inputs of any size: it keeps
 /// only the open brackets, not every lexeme, so the chunk passes (on inputs far above
-/// [`crate::Nesting::MAX_BYTES`], which reads them as flat) and the kind of an original read
+/// [`crate::tree::Nesting::MAX_BYTES`], which reads them as flat) and the kind of an original read
 /// the same pairs as the nesting does, in memory bounded by what the scan keeps.
 pub fn bracket_scan(input: &[u8]) -> impl Iterator<Item = (Lexeme, Bracket, usize)> + '_ {
     let mut pairing = Pairing::default();

@@ -21,20 +21,36 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Layers, top down (a lower one never imports a higher one; `tests/layers.rs` checks it):
-//! - [`Reduction`]: one run from the first check to the confirmed result; [`Strategy`] names
-//!   schedules; [`certify`] and [`first_bad`] answer the `check` and `bisect` questions.
-//! - Passes ([`UnitPass`], [`TreePass`], [`DfaPass`], ...) propose candidates through a [`Cx`] to its [`Driver`],
-//!   the only place a candidate is accepted. Flat passes pair [`Units`] with a [`Policy`]
-//!   ([`DDMin`], [`ProbDD`], ...); tree passes pair a [`Tree`] inferred by [`infer`] with one.
-//! - The [`Evaluator`] is the one evaluation path: content cache, worker pool, [`Oracle`].
-//! - [`TestCommand`] runs the user's test through [`run`], the one place a process starts.
-//! - At the bottom: [`IdSet`], [`lex`] and [`Units`].
+//! The root holds what running a reduction needs: [`Reduction`], [`ReduceOptions`],
+//! [`Strategy`], [`TestCommand`] and [`TestSpec`] (or any [`Oracle`], such as [`FnOracle`]),
+//! and what comes back ([`Finished`], [`Report`], [`Event`], [`Stop`], [`Error`]). The rest
+//! lives in modules named for what they hold:
+//! - [`passes`]: every pass, the [`passes::Pass`] trait, [`passes::Schedule`] and the pass
+//!   context [`passes::Cx`], the one way a pass reaches the best and acceptance;
+//! - [`policy`]: the flat and tree policies ([`policy::DDMin`], [`policy::ProbDD`], ...);
+//! - [`tree`]: the trees the tree policies walk, and the one [`tree::Nesting`] of an input;
+//! - [`text`]: lexemes, kinds of input, [`text::Units`] and [`text::IdSet`];
+//! - [`strategy`]: the registry of strategies and passes by name;
+//! - [`eval`]: the one evaluation path ([`eval::Evaluator`]: content cache, worker pool);
+//! - [`process`]: running the user's test, the one place a process starts ([`process::run`]);
+//! - [`report`]: the figures and counters of a run;
+//! - [`runs`]: run directories, their steps and verdicts, listing and pruning;
+//! - [`check`]: the `check` and `bisect` questions ([`check::certify`], [`check::first_bad`]);
+//! - [`archive`]: a directory tree as one input.
 //!
-//! The seeds' bare reduce loop is [`Cx::run_policy`]:
+//! Layers, top down (a lower one never imports a higher one; `tests/layers.rs` checks it): the
+//! reduction; passes and policies, which only propose candidates through a [`passes::Cx`] to
+//! its driver, the only place a candidate is accepted; the evaluator; the test command; at the
+//! bottom lexemes, units and id sets.
+//!
+//! The seeds' bare reduce loop is [`passes::Cx::run_policy`]:
 //!
 //! ```
-//! use myhill::{Cx, DDMin, EvalOptions, FnOracle, Granularity, Policy, Units};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::Cx;
+//! use myhill::policy::{DDMin, Policy};
+//! use myhill::text::{Granularity, Units};
 //! // Interesting iff the lines "b" and "d" survive, in order.
 //! let oracle = FnOracle::new(|c: &[u8]| {
 //!     let lines: Vec<&[u8]> = c.split(|&b| b == b'\n').collect();
@@ -52,7 +68,7 @@
 // A function over 100 lines is split into named steps (clippy counts its code lines).
 #![warn(clippy::too_many_lines)]
 
-mod archive;
+pub mod archive;
 mod bisect;
 mod capture;
 mod certify;
@@ -61,70 +77,65 @@ mod cx;
 mod dfa;
 mod driver;
 mod error;
-mod eval;
+pub mod eval;
 mod idset;
 mod kind;
 mod ledger;
 mod lex;
 mod oracle;
-mod passes;
-mod policy;
+pub mod passes;
+pub mod policy;
 mod reduction;
-mod report;
+pub mod report;
 mod rounds;
 mod run_dir;
 mod schedule;
-mod strategy;
+pub mod strategy;
 mod sweeps;
 mod test_command;
-mod tree;
+pub mod tree;
 mod units;
 
-pub use archive::{Archive, ArchiveError, Entry, EntryKind, Splice};
-pub use bisect::{Bisection, Status, first_bad};
-pub use certify::{Certificate, Minimality, certify};
-pub use command::{
-    DEFAULT_GRACE, HURRIED_GRACE, MARK_VARIABLE, Process, ProcessEnd, Run, RunError, kill_running,
-    run, stop_orphans,
-};
-pub use cx::Cx;
-pub use dfa::{DfaOptions, Finish};
-pub use driver::{Driver, View, Witness, shortlex_less};
 pub use error::Error;
-pub use eval::{EvalOptions, Evaluator, VerdictStore, content_key};
-pub use idset::{IdSet, RankIndex};
-pub use kind::{Decided, DecidedBy, Kind, is_text};
-pub use lex::{Class, Lexeme, lex};
-pub use oracle::{Cancel, Control, FnOracle, Oracle, OracleError, Outcome, Output, Verdict};
-pub use passes::{
-    BuiltinTypes, Constructs, DeadDeclarations, DfaPass, Expressions, FilesBypass, FilesDelete,
-    FilesEach, FilesHoist, Gated, Hoist, Hollow, IndentBlocks, Integers, LengthAware, LowerBytes,
-    Needs, Partition, Renaming, RootForms, ShortIntervals, ShortenIdentifiers, ShortenLiterals,
-    SiblingRuns, SqueezeLines, SqueezeSpaces, SqueezeWhitespace, StripComments, TopChunks,
-    TreePass, TreeStrategy, UnitPass, drop_spaces, join_lines, squeeze, strip_comments,
-};
-pub use policy::{
-    BinarySplit, ComplementDDMin, DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, Proposals,
-    TPdd,
-};
+pub use oracle::{FnOracle, Oracle, Verdict};
 pub use reduction::{Finished, ReduceOptions, Reduction};
-pub use report::{Counter, EvalStats, Event, Figure, Fold, PassStats, Report, Stop};
-pub use run_dir::{
-    KEEP_RUNS, KEEP_RUNS_BYTES, KEEP_RUNS_FOR, LOG_LIMIT, MARKER, Recorded, RunDir, RunInfo,
-    RunStatus, VerdictFile, default_runs_root, fresh_run_path, is_run_dir, list_runs, prune_runs,
-    prune_runs_to_size, replay_steps, run_in_use, run_info,
-};
-pub use schedule::{Pass, Schedule};
-pub use strategy::{
-    STRATEGIES, Strategy, StrategyInfo, directory_schedule, pass_named, passes, schedule_of,
-};
-pub use sweeps::SweepMode;
-pub use test_command::{
-    Diagnosis, DiagnosisRunner, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature, TestCommand,
-    TestSpec, dynamic_timeout, parse_timeout, remove_test_dirs,
-};
-pub use tree::{
-    Delim, Group, Inferred, Liveness, MalformedTree, Nesting, NodeId, NodeKind, Tree, TreeBuilder,
-    infer,
-};
-pub use units::{Granularity, ParseGranularityError, Units};
+pub use report::{Event, Report, Stop};
+pub use strategy::Strategy;
+pub use test_command::{TestCommand, TestSpec};
+
+/// The bytes an input is cut into: lexemes, kinds of input, units and sets of unit ids.
+pub mod text {
+    pub use crate::idset::{IdSet, RankIndex};
+    pub use crate::kind::{Decided, DecidedBy, Kind};
+    pub use crate::lex::{Class, Lexeme, lex};
+    pub use crate::units::{Granularity, ParseGranularityError, Units};
+}
+
+/// Running the user's test: processes, their outcomes, cancellation and timeouts.
+pub mod process {
+    pub use crate::command::{
+        DEFAULT_GRACE, Process, ProcessEnd, Run, RunError, kill_running, run, stop_orphans,
+    };
+    pub use crate::oracle::{Cancel, Control, OracleError, Outcome, Output};
+    pub use crate::test_command::{
+        Diagnosis, DiagnosisRunner, InputMode, MAX_TIMEOUT, MIN_TIMEOUT, Signature,
+        dynamic_timeout, parse_timeout, remove_test_dirs,
+    };
+}
+
+/// The answers to the `check` and `bisect` questions: is a result 1-minimal, and which input
+/// of a sequence is the first bad one.
+pub mod check {
+    pub use crate::bisect::{Bisection, Status, first_bad};
+    pub use crate::certify::{Certificate, Minimality, certify};
+}
+
+/// Run directories: where a reduction records its steps and verdicts, and how old runs are
+/// listed, replayed and pruned.
+pub mod runs {
+    pub use crate::run_dir::{
+        KEEP_RUNS, KEEP_RUNS_BYTES, KEEP_RUNS_FOR, MARKER, Recorded, RunDir, RunInfo, RunStatus,
+        VerdictFile, default_runs_root, fresh_run_path, is_run_dir, list_runs, prune_runs,
+        prune_runs_to_size, replay_steps, run_in_use, run_info,
+    };
+}

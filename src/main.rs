@@ -6,6 +6,6 @@ mod cli;
 fn main() {
     let code = cli::main();
     // Tests' daemons were stopped after each test; this catches any that hid their mark.
-    myhill::stop_orphans(myhill::DEFAULT_GRACE);
+    myhill::process::stop_orphans(myhill::process::DEFAULT_GRACE);
     std::process::exit(code);
 }

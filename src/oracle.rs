@@ -7,7 +7,7 @@
 //! that runs the user's test as a process is [`crate::TestCommand`].
 //!
 //! ```
-//! use myhill::{Cancel, FnOracle, Oracle, Verdict};
+//! use myhill::{FnOracle, Oracle, Verdict, process::Cancel};
 //! let oracle = FnOracle::new(|bytes: &[u8]| bytes.contains(&b'!'));
 //! let out = oracle.test(b"hi!", &Cancel::never()).unwrap();
 //! assert_eq!(out.verdict, Verdict::Interesting);
@@ -129,7 +129,7 @@ struct Flags {
 /// hold back new tests. Cheap to clone; clones share the flags.
 ///
 /// ```
-/// use myhill::Control;
+/// use myhill::process::Control;
 /// let control = Control::new();
 /// let handle = control.clone();
 /// handle.stop();

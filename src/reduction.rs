@@ -158,7 +158,7 @@ impl<'o> Reduction<'o> {
     }
 
     /// Sets the input's kind for the whole run (by default, the original's content decides
-    /// it): the kind its file name gives, or the one the user chose; see [`crate::Kind`].
+    /// it): the kind its file name gives, or the one the user chose; see [`crate::text::Kind`].
     pub fn set_kind(&mut self, kind: Decided) {
         self.cx.set_kind(kind);
     }
@@ -355,7 +355,7 @@ impl<'o> Reduction<'o> {
         })
     }
 
-    /// Certifies one file of a tree (the best is an [`crate::Archive`]; `entry` indexes its
+    /// Certifies one file of a tree (the best is an [`crate::archive::Archive`]; `entry` indexes its
     /// entries) at `granularity`: each deletion in that file is tested as the whole tree, and
     /// a `smaller` result is the whole tree. After the first check.
     pub fn certify_file(

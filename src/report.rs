@@ -48,11 +48,11 @@ impl<'a> Events<'a> {
 /// Why evaluation stopped before a pass ran out of candidates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stop {
-    /// The user stopped the run ([`crate::Control::stop`]: Ctrl-C, SIGTERM, `q`).
+    /// The user stopped the run ([`crate::process::Control::stop`]: Ctrl-C, SIGTERM, `q`).
     Interrupted,
     /// The test budget is used up.
     Budget,
-    /// The running pass was skipped ([`crate::Control::skip_pass`]); the run goes on.
+    /// The running pass was skipped ([`crate::process::Control::skip_pass`]); the run goes on.
     SkipPass,
     /// The oracle could not run a test at all.
     Oracle(String),
@@ -385,7 +385,7 @@ pub enum Event<'a> {
         size: usize,
         /// How long the test ran.
         duration: Duration,
-        /// The last bytes it printed on stdout (empty unless kept: [`crate::Control::keep_output`]).
+        /// The last bytes it printed on stdout (empty unless kept: [`crate::process::Control::keep_output`]).
         stdout: &'a [u8],
         /// The last bytes it printed on stderr (empty unless kept).
         stderr: &'a [u8],

@@ -26,7 +26,7 @@
 //! there. Only the tests in flight when the run died are run again.
 //!
 //! ```
-//! use myhill::{FnOracle, ReduceOptions, Reduction, RunDir, RunInfo, Strategy};
+//! use myhill::{FnOracle, ReduceOptions, Reduction, Strategy, runs::{RunDir, RunInfo}};
 //! let dir = tempfile::tempdir().unwrap();
 //! let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'!'));
 //! let input = b"hello, world!".to_vec();

@@ -7,7 +7,7 @@
 //! passes.
 //!
 //! ```
-//! use myhill::{Cx, Pass, Schedule, Stop};
+//! use myhill::{Stop, passes::{Cx, Pass, Schedule}};
 //! /// Proposes dropping the last byte, once.
 //! struct DropLast;
 //! impl Pass for DropLast {

@@ -10,12 +10,12 @@
 //! fixpoint).
 //!
 //! ```
-//! use myhill::{Granularity, Strategy};
+//! use myhill::{Strategy, text::Granularity};
 //! assert_eq!(Strategy::named("default").unwrap().schedule().passes.len(), 32);
 //! let ddmin = Strategy::named("ddmin").unwrap().with_units(Some(Granularity::Bytes));
 //! assert_eq!(ddmin.schedule().passes[0].name(), "ddmin/bytes");
 //! assert!(Strategy::named("nope").is_err());
-//! let mine = myhill::schedule_of(&["hollow".into(), "split/tokens".into()]).unwrap();
+//! let mine = myhill::strategy::schedule_of(&["hollow".into(), "split/tokens".into()]).unwrap();
 //! assert_eq!(mine.passes[1].name(), "split/tokens");
 //! ```
 //!
@@ -418,7 +418,7 @@ pub fn schedule_of(names: &[String]) -> Result<Schedule, Error> {
 }
 
 /// The names, comma-separated, for messages.
-pub fn names() -> String {
+fn names() -> String {
     STRATEGIES
         .iter()
         .map(|s| s.name)
@@ -481,12 +481,12 @@ fn unless_statements(pass: Box<dyn Pass>) -> Box<dyn Pass> {
 /// (examples/dfa_families) 5,120 bytes left a smaller result than no probe on 100 of 220 cases
 /// and cost at most 9 tests for the same result on 56, where 1,024 won on 61; no corpus case
 /// has 8 or fewer distinct bytes, so none is probed (notes/dfa-induction.md).
-pub const PROBE_BYTES: usize = 5120;
+const PROBE_BYTES: usize = 5120;
 
 /// The most distinct bytes of an input the default schedule's DFA probe looks at: it paid
 /// only on words over 3 or 4 symbols, and cost 7 to 10 tests for nothing on small JSON,
 /// lines of text and random bytes (16 to 227 symbols) (notes/dfa-induction.md).
-pub const PROBE_ALPHABET: usize = 8;
+const PROBE_ALPHABET: usize = 8;
 
 /// The default schedule. On bracket-structured text the tree and group passes come first,
 /// while the structure is whole (before lines are split and whitespace squeezed); coupled

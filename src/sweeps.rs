@@ -4,7 +4,7 @@
 //! Main types: [`Sweeps`], [`SweepMode`] and `Renames`. The reduction's round engine sets the
 //! mode and the yield floor for each pass; a sweep reads them, skips what failed before in the
 //! same context, and adds its own failures; a rollback forgets them all (they were judged by a
-//! test that proved flaky). A pass reaches them only through its [`crate::Cx`].
+//! test that proved flaky). A pass reaches them only through its [`crate::passes::Cx`].
 //!
 //! Limits: the memory grows by one key per failed candidate over the whole run (8 bytes each).
 
@@ -27,7 +27,7 @@ pub(crate) struct Sweeps {
     /// with the old names (see [`Renames`]).
     pub(crate) renames: Renames,
     /// Bytes per test below which a splitting pass hands its tests over (see
-    /// [`crate::Cx::yield_floor`]).
+    /// [`crate::passes::Cx::yield_floor`]).
     pub(crate) yield_floor: Option<f64>,
 }
 

@@ -4,21 +4,21 @@
 //! candidates reach it), [`InputMode`], [`Signature`] and [`Diagnosis`]. For each test the
 //! candidate is written under the input's own file name in a new directory, which is the test's
 //! working directory; its path is appended to the test's arguments and the file is also fed on
-//! stdin (as [`InputMode`] allows). The process runs through [`crate::run`]: its own group, a
+//! stdin (as [`InputMode`] allows). The process runs through [`crate::process::run`]: its own group, a
 //! time limit, SIGTERM then SIGKILL. The test's `TMPDIR` is a directory of its own inside
 //! it (unless [`TestSpec::private_tmpdir`] is off), and the whole directory is removed after
 //! every test, whatever happened: a shell killed before its `trap` could run leaves nothing. What the test prints goes to files in that directory and is read back as a
-//! stream ([`crate::Output`]): memory does not grow with it.
+//! stream ([`crate::process::Output`]): memory does not grow with it.
 //!
 //! ```no_run
-//! use myhill::{Cancel, Oracle, TestCommand, TestSpec};
+//! use myhill::{Oracle, TestCommand, TestSpec, process::Cancel};
 //! let spec = TestSpec::parse("./test.sh --strict", "input.c").unwrap();
 //! let oracle = TestCommand::new(spec);
 //! let out = oracle.test(b"int main(){}", &Cancel::never()).unwrap();
 //! println!("{:?} in {:?}", out.verdict, out.duration);
 //! ```
 //!
-//! With [`TestSpec::tree`] the candidate is a directory tree ([`crate::Archive`]): it is made
+//! With [`TestSpec::tree`] the candidate is a directory tree ([`crate::archive::Archive`]): it is made
 //! under the input's name in that directory, and the tree itself is the working directory and
 //! the last argument (nothing on stdin); files the test creates there go with the directory.
 //!
@@ -55,9 +55,9 @@ pub fn dynamic_timeout(first_run: Duration) -> Duration {
 /// Reads a timeout given in seconds, refusing what no clock can hold.
 ///
 /// ```
-/// assert!(myhill::parse_timeout(0.5).is_ok());
-/// assert!(myhill::parse_timeout(1e300).is_err());
-/// assert!(myhill::parse_timeout(0.0).is_err());
+/// assert!(myhill::process::parse_timeout(0.5).is_ok());
+/// assert!(myhill::process::parse_timeout(1e300).is_err());
+/// assert!(myhill::process::parse_timeout(0.0).is_err());
 /// ```
 pub fn parse_timeout(seconds: f64) -> Result<Duration, Error> {
     match Duration::try_from_secs_f64(seconds) {
@@ -112,7 +112,7 @@ impl std::str::FromStr for InputMode {
 /// over the output as a stream, with the per-test directory's path shown as `<dir>`.
 ///
 /// ```
-/// use myhill::Signature;
+/// use myhill::process::Signature;
 /// let sig = Signature::new(Some(139), None, Some("Segmentation"), false).unwrap();
 /// assert!(sig.is_set());
 /// assert!(Signature::new(None, Some("("), None, false).is_err());
@@ -971,7 +971,7 @@ fn live_dirs() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 }
 
 /// Removes the directories of the tests running now, for a program that must exit this
-/// moment (a third Ctrl-C) after killing them ([`crate::kill_running`]): no destructor runs
+/// moment (a third Ctrl-C) after killing them ([`crate::process::kill_running`]): no destructor runs
 /// on that exit. Returns how many it removed.
 pub fn remove_test_dirs() -> usize {
     let dirs = std::mem::take(&mut *live_dirs());

@@ -4,14 +4,14 @@
 //! the input; the ranges tile the input exactly, so rendering every unit gives the input back.
 //!
 //! ```
-//! use myhill::{Granularity, IdSet, Units};
+//! use myhill::text::{Granularity, IdSet, Units};
 //! let units = Units::cut(b"int x = 42;\n", Granularity::Tokens);
 //! assert_eq!(units.len(), 9); // int, " ", x, " ", =, " ", 42, ;, "\n"
 //! let lines = Units::cut(b"a\nb\nc", Granularity::Lines);
 //! assert_eq!(lines.render(&IdSet::from_sorted(&[0, 2])), b"a\nc");
 //! ```
 //!
-//! Tokens are the lexemes of [`crate::lex`]: words, numbers, whole string literals and comments,
+//! Tokens are the lexemes of [`crate::text::lex`]: words, numbers, whole string literals and comments,
 //! runs of whitespace, and any other single byte. Lines keep their `\n`. Limits: unit
 //! boundaries are `u32`, so inputs are at most 4 GiB.
 
@@ -27,7 +27,7 @@ pub enum Granularity {
     Bytes,
     /// Every line, with its newline, is a unit.
     Lines,
-    /// Every lexeme of [`crate::lex`] is a unit.
+    /// Every lexeme of [`crate::text::lex`] is a unit.
     Tokens,
 }
 

@@ -3,8 +3,9 @@
 //! never exceeds the speculation started, and resuming a finished run runs the test 0 times.
 
 use myhill::{
-    Cancel, Oracle, OracleError, Outcome, ReduceOptions, Reduction, Report, Strategy, Verdict,
-    VerdictStore,
+    Oracle, ReduceOptions, Reduction, Report, Strategy, Verdict,
+    eval::VerdictStore,
+    process::{Cancel, OracleError, Outcome},
 };
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -2,8 +2,12 @@
 //! tree pass reduces real-looking inputs through the driver.
 
 use myhill::{
-    Cx, DDMin, EvalOptions, FnOracle, Granularity, Pass, Policy, Stop, TreePass, TreeStrategy,
-    Units, infer,
+    FnOracle, Stop,
+    eval::EvalOptions,
+    passes::{Cx, Pass, TreePass, TreeStrategy},
+    policy::{DDMin, Policy},
+    text::{Granularity, Units},
+    tree::infer,
 };
 use proptest::prelude::*;
 use std::sync::Mutex;

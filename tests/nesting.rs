@@ -2,8 +2,12 @@
 //! and gate that reads it.
 
 use myhill::{
-    Counter, Cx, EvalOptions, Figure, FnOracle, Nesting, ReduceOptions, Reduction, Strategy,
-    pass_named,
+    FnOracle, ReduceOptions, Reduction, Strategy,
+    eval::EvalOptions,
+    passes::Cx,
+    report::{Counter, Figure},
+    strategy::pass_named,
+    tree::Nesting,
 };
 
 const PROGRAM: &str = "\
@@ -79,14 +83,14 @@ fn the_tree_and_the_groups_read_one_pairing_of_brackets() {
         .filter(|&n| {
             inferred
                 .tree
-                .rule_name(inferred.tree.kind(myhill::NodeId(n)))
+                .rule_name(inferred.tree.kind(myhill::tree::NodeId(n)))
                 == Some("group")
         })
         .count();
     assert_eq!(group_rules, nesting.groups().len());
     assert_eq!(nesting.groups().len(), 4);
     // The convenience function builds the same tree.
-    let alone = myhill::infer(input).unwrap();
+    let alone = myhill::tree::infer(input).unwrap();
     assert_eq!(alone.units.len(), inferred.units.len());
     assert_eq!(alone.tree.len(), inferred.tree.len());
 }

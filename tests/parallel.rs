@@ -2,7 +2,7 @@
 //! passes, accept the same reductions in the same order with 1, 2 and 4 jobs, with or without a
 //! test budget.
 
-use myhill::{FnOracle, Granularity, ReduceOptions, Reduction, Strategy as Named};
+use myhill::{FnOracle, ReduceOptions, Reduction, Strategy as Named, text::Granularity};
 use proptest::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -85,7 +85,7 @@ proptest! {
     ) {
         let mut it = input.iter();
         prop_assume!(needle.iter().all(|x| it.any(|y| y == x)));
-        for strategy in myhill::STRATEGIES.iter().map(|s| s.name) {
+        for strategy in myhill::strategy::STRATEGIES.iter().map(|s| s.name) {
             let one = accepted(strategy, &input, &needle, 1, cache, budget);
             if let Some(max) = budget {
                 prop_assert!(one.1 <= max, "{} tests over a budget of {}", one.1, max);
@@ -262,7 +262,7 @@ fn passes_accepted(
         }
     });
     let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    let mut schedule = myhill::schedule_of(&names).unwrap();
+    let mut schedule = myhill::strategy::schedule_of(&names).unwrap();
     let finished = reduction.run(&mut schedule).unwrap();
     drop(reduction);
     let mut out = seen.borrow().clone();

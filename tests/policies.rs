@@ -4,8 +4,11 @@
 mod support;
 
 use myhill::{
-    BinarySplit, ComplementDDMin, Cx, DDMin, EvalOptions, FnOracle, Granularity, Policy, ProbDD,
-    Units,
+    FnOracle,
+    eval::EvalOptions,
+    passes::Cx,
+    policy::{BinarySplit, ComplementDDMin, DDMin, Policy, ProbDD},
+    text::{Granularity, Units},
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;

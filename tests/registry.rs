@@ -21,7 +21,10 @@ fn backticked_after(text: &str, opening: &str) -> Vec<String> {
 }
 
 fn registry() -> Vec<String> {
-    myhill::passes().into_iter().map(|(name, _)| name).collect()
+    myhill::strategy::passes()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect()
 }
 
 #[test]
@@ -51,7 +54,10 @@ fn list_passes_prints_every_registered_pass_and_strategy() {
         .filter(|l| !l.starts_with("   "))
         .map(|l| l.split_whitespace().next().unwrap().to_string())
         .collect();
-    let names: Vec<&str> = myhill::STRATEGIES.iter().map(|s| s.name).collect();
+    let names: Vec<&str> = myhill::strategy::STRATEGIES
+        .iter()
+        .map(|s| s.name)
+        .collect();
     assert_eq!(strategies, names);
 }
 
@@ -80,7 +86,10 @@ fn the_readme_lists_every_pass_and_strategy() {
         .skip(1)
         .step_by(2)
         .collect();
-    let names: Vec<&str> = myhill::STRATEGIES.iter().map(|s| s.name).collect();
+    let names: Vec<&str> = myhill::strategy::STRATEGIES
+        .iter()
+        .map(|s| s.name)
+        .collect();
     assert_eq!(listed, names, "README.md: the --strategy row");
 }
 

@@ -127,7 +127,7 @@ fn a_finished_run_resumed_runs_no_test() {
     // Only the final confirmation's re-run may run: every other verdict is on disk.
     assert!(line_count(&case.path("calls")) <= calls + 1);
     // Every step on disk rebuilds the result from the original.
-    let steps = myhill::replay_steps(&case.path("run")).unwrap();
+    let steps = myhill::runs::replay_steps(&case.path("run")).unwrap();
     assert_eq!(steps.last().unwrap(), &result);
 }
 

@@ -159,7 +159,7 @@ fn run_dir_refuses_a_directory_of_other_files() {
     std::fs::create_dir(case.path("empty")).unwrap();
     let out = case.run(&["reduce", "-j2", "--run-dir", "empty", "./t.sh", "in.txt"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(case.path("empty").join(myhill::MARKER).is_file());
+    assert!(case.path("empty").join(myhill::runs::MARKER).is_file());
     // No half-made directory is left beside it.
     assert!(
         !case.entries().iter().any(|n| n.starts_with(".myhill")),
@@ -286,7 +286,7 @@ fn old_run_directories_are_pruned_and_can_be_listed_and_removed() {
     let copy = |name: &str, days: u64| {
         let dir = root.join(name);
         std::fs::create_dir(&dir).unwrap();
-        for f in ["meta.json", "original", "best", myhill::MARKER] {
+        for f in ["meta.json", "original", "best", myhill::runs::MARKER] {
             std::fs::copy(model.join(f), dir.join(f)).unwrap();
         }
         age(&dir, days);

@@ -2,7 +2,10 @@
 //! the tree passes, and the token pass spends no test on spaces alone; every other input
 //! keeps the structure-first order.
 
-use myhill::{FnOracle, ReduceOptions, Reduction, Strategy, drop_spaces, squeeze, strip_comments};
+use myhill::{
+    FnOracle, ReduceOptions, Reduction, Strategy,
+    passes::{drop_spaces, squeeze, strip_comments},
+};
 use std::sync::Mutex;
 
 /// The candidates a default reduction of `input` tests, each once (the first check and the
@@ -179,7 +182,10 @@ fn a_header_kept_for_one_type_name_goes_with_it() {
 
 #[test]
 fn the_word_split_tests_again_only_the_words_near_a_change_until_the_complete_sweep() {
-    use myhill::{Cx, EvalOptions, Partition, Pass, SweepMode};
+    use myhill::{
+        eval::EvalOptions,
+        passes::{Cx, Partition, Pass, SweepMode},
+    };
     use std::sync::atomic::{AtomicBool, Ordering};
     // Thirty needed words, then a tail the test needs until `allow` is set.
     let words: Vec<String> = (0..30).map(|i| format!("w{i:03}")).collect();
@@ -219,7 +225,11 @@ fn the_word_split_tests_again_only_the_words_near_a_change_until_the_complete_sw
 
 #[test]
 fn the_word_split_hands_its_tests_over_below_the_floor_and_goes_on_where_it_stopped() {
-    use myhill::{Counter, Cx, EvalOptions, Partition, Pass, SweepMode};
+    use myhill::{
+        eval::EvalOptions,
+        passes::{Cx, Partition, Pass, SweepMode},
+        report::Counter,
+    };
     // Sixty needed words, each followed by one the test does not need: a success about every
     // other test, two bytes each, about one byte a test.
     let words: Vec<String> = (0..60).map(|i| format!("w{i:03}")).collect();
@@ -261,7 +271,11 @@ fn the_word_split_hands_its_tests_over_below_the_floor_and_goes_on_where_it_stop
 
 /// The passes that ran at least one test in a default reduction of `input`, of kind `kind`,
 /// keeping every function whose name is in `needed`.
-fn passes_that_tested(input: &str, kind: myhill::Decided, needed: &'static [&str]) -> Vec<String> {
+fn passes_that_tested(
+    input: &str,
+    kind: myhill::text::Decided,
+    needed: &'static [&str],
+) -> Vec<String> {
     let oracle = FnOracle::new(|c: &[u8]| {
         let text = String::from_utf8_lossy(c);
         needed.iter().all(|n| text.contains(n))
@@ -292,17 +306,17 @@ fn a_c_file_whose_bodies_were_emptied_still_gets_the_statement_code_passes() {
     }
     let as_c = passes_that_tested(
         &input,
-        myhill::Decided::of(Some("t.c"), input.as_bytes()),
+        myhill::text::Decided::of(Some("t.c"), input.as_bytes()),
         &["h ()"],
     );
     let as_content = passes_that_tested(
         &input,
-        myhill::Decided::of(None, input.as_bytes()),
+        myhill::text::Decided::of(None, input.as_bytes()),
         &["h ()"],
     );
     assert_eq!(
-        myhill::Decided::of(None, input.as_bytes()).kind,
-        myhill::Kind::Text
+        myhill::text::Decided::of(None, input.as_bytes()).kind,
+        myhill::text::Kind::Text
     );
     for statement_pass in ["strip/comments", "squeeze/lines"] {
         assert!(
@@ -318,7 +332,12 @@ fn a_c_file_whose_bodies_were_emptied_still_gets_the_statement_code_passes() {
 
 #[test]
 fn a_token_split_removing_less_than_a_tenth_of_a_byte_a_test_hands_over() {
-    use myhill::{Counter, Cx, EvalOptions, Granularity, Partition, Pass, SweepMode};
+    use myhill::{
+        eval::EvalOptions,
+        passes::{Cx, Partition, Pass, SweepMode},
+        report::Counter,
+        text::Granularity,
+    };
     // 300 needed tokens and 3 the test does not need, one byte each: whatever order the split
     // takes, it removes less than a tenth of a byte a test.
     let mut input = String::new();

@@ -2,8 +2,11 @@
 //! changed, and the complete round at the end of a reduction still tests everything.
 
 use myhill::{
-    Counter, Cx, EvalOptions, FnOracle, Pass, ReduceOptions, Reduction, Schedule, ShortIntervals,
-    ShortenIdentifiers, SiblingRuns, SweepMode, schedule_of,
+    FnOracle, ReduceOptions, Reduction,
+    eval::EvalOptions,
+    passes::{Cx, Pass, Schedule, ShortIntervals, ShortenIdentifiers, SiblingRuns, SweepMode},
+    report::Counter,
+    strategy::schedule_of,
 };
 use std::sync::Mutex;
 
@@ -124,7 +127,7 @@ fn the_complete_round_finds_what_a_change_far_away_made_possible() {
     // The guarantee of the fixpoint holds: no deletion of 1 to 8 tokens is interesting.
     assert!(token_deletions(&best).iter().all(|c| !interesting(c)));
     let count = |counter| match finished.report.counters.get(&counter) {
-        Some(myhill::Figure::Count(n)) => *n,
+        Some(myhill::report::Figure::Count(n)) => *n,
         _ => 0,
     };
     assert!(count(Counter::SweepRemembered) > 0);
@@ -174,7 +177,7 @@ fn a_remembering_round_finds_what_a_change_nearby_made_possible_before_the_compl
     let best = String::from_utf8(finished.best).unwrap();
     assert_eq!(best.trim_end(), format!("{} Z", words.join(" ")));
     let count = |counter| match finished.report.counters.get(&counter) {
-        Some(myhill::Figure::Count(n)) => *n,
+        Some(myhill::report::Figure::Count(n)) => *n,
         _ => 0,
     };
     // The remembering round skipped the deletions far from the change.

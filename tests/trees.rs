@@ -3,8 +3,12 @@
 mod support;
 
 use myhill::{
-    Cx, DDMin, EvalOptions, FnOracle, Hdd, IdSet, NodeId, NodeKind, Perses, Policy, PolicyFactory,
-    ProbDD, TPdd, Tree, TreeBuilder, Units,
+    FnOracle,
+    eval::EvalOptions,
+    passes::Cx,
+    policy::{DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, TPdd},
+    text::{IdSet, Units},
+    tree::{NodeId, NodeKind, Tree, TreeBuilder},
 };
 use std::sync::Arc;
 use support::demos::{DemoRow, tree_rows};

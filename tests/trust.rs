@@ -34,11 +34,11 @@ fn runs_remove_removes_only_what_is_a_run() {
     }
     let marked = case.path("marked");
     std::fs::create_dir(&marked).unwrap();
-    std::fs::write(marked.join(myhill::MARKER), b"").unwrap();
+    std::fs::write(marked.join(myhill::runs::MARKER), b"").unwrap();
     std::fs::write(marked.join("keep.txt"), b"mine").unwrap();
     let both = root.join("both");
     std::fs::create_dir(&both).unwrap();
-    std::fs::write(both.join(myhill::MARKER), b"").unwrap();
+    std::fs::write(both.join(myhill::runs::MARKER), b"").unwrap();
     std::fs::write(both.join("meta.json"), b"{}").unwrap();
     for (target, dir) in [
         ("photos", root.join("photos")),
@@ -126,7 +126,7 @@ fn a_test_that_breaks_mid_run_stops_the_run_and_keeps_the_best() {
     let out = case.run(&["runs", "restore", "run", "--step", "0", "-o", "step0.txt"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(case.read("step0.txt"), original);
-    let steps = myhill::replay_steps(&case.path("run")).unwrap();
+    let steps = myhill::runs::replay_steps(&case.path("run")).unwrap();
     assert!(!steps.is_empty());
     let last = steps.len().to_string();
     let out = case.run(&["runs", "restore", "run", "--step", &last, "-o", "last.txt"]);

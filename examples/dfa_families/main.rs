@@ -19,8 +19,10 @@ mod families;
 
 use families::{Case, Scale, generate};
 use myhill::{
-    DDMin, DfaOptions, DfaPass, FnOracle, Granularity, Pass, Policy, ProbDD, ReduceOptions,
-    Reduction, Schedule, Strategy, UnitPass,
+    FnOracle, ReduceOptions, Reduction, Strategy,
+    passes::{DfaOptions, DfaPass, Pass, Schedule, UnitPass},
+    policy::{DDMin, Policy, ProbDD},
+    text::Granularity,
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

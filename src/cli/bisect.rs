@@ -3,7 +3,11 @@
 use super::BisectArgs;
 use super::exit::{Ended, Fail};
 use super::out;
-use myhill::{Bisection, Cancel, Process, ProcessEnd, Status, TestSpec, first_bad, parse_timeout};
+use myhill::{
+    TestSpec,
+    check::{Bisection, Status, first_bad},
+    process::{Cancel, Process, ProcessEnd, parse_timeout},
+};
 use std::path::Path;
 
 fn items_from_file(path: &Path) -> Result<Vec<String>, Fail> {
@@ -28,7 +32,7 @@ fn output_of(argv: &[String]) -> Result<(ProcessEnd, String), Fail> {
     let mut p = Process::new(argv.iter().cloned());
     p.stdout = Some(dir.path().join("out"));
     p.stderr = Some(dir.path().join("err"));
-    let r = myhill::run(&p, &Cancel::never())
+    let r = myhill::process::run(&p, &Cancel::never())
         .map_err(|e| Fail::usage(format!("cannot run {}: {e} (is it installed?)", argv[0])))?;
     let read = |name| std::fs::read_to_string(dir.path().join(name)).unwrap_or_default();
     match r.ended {
@@ -115,7 +119,7 @@ pub fn run(args: BisectArgs) -> Result<Ended, Fail> {
         process.stdout = Some(out_path.clone());
         process.stderr = Some(err_path.clone());
         process.timeout = Some(timeout);
-        let r = myhill::run(&process, &Cancel::never())
+        let r = myhill::process::run(&process, &Cancel::never())
             .map_err(|e| Fail::usage(format!("cannot run the test: {e}")))?;
         let code = match r.ended {
             ProcessEnd::Exited(c) => Some(c),

@@ -5,7 +5,11 @@ use super::exit::{Ended, Fail};
 use super::files::write_atomic;
 use super::out;
 use super::session::Session;
-use myhill::{Certificate, Minimality, Reduction, Units};
+use myhill::{
+    Reduction,
+    check::{Certificate, Minimality},
+    text::Units,
+};
 
 pub fn run(args: CheckArgs) -> Result<Ended, Fail> {
     // Anything that keeps the check from ending is exit 2 ("could not check"), not 1.
@@ -97,12 +101,12 @@ fn check_tree(
     property: Minimality,
     what: &str,
 ) -> Result<Ended, Fail> {
-    let tree = myhill::Archive::decode(&session.original)
+    let tree = myhill::archive::Archive::decode(&session.original)
         .map_err(|e| Fail::usage(format!("cannot read the tree: {e}")))?;
     let input = session.input_path.display();
     let mut tests = 0;
     for (i, entry) in tree.entries().iter().enumerate() {
-        let myhill::EntryKind::File(content) = &entry.kind else {
+        let myhill::archive::EntryKind::File(content) = &entry.kind else {
             continue;
         };
         let name = entry.path().display();

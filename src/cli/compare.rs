@@ -6,7 +6,10 @@ use super::out;
 use super::plot;
 use super::session::Session;
 use myhill::{
-    Certificate, EvalOptions, Evaluator, Minimality, Reduction, Stop, Strategy, Units, certify,
+    Reduction, Stop, Strategy,
+    check::{Certificate, Minimality, certify},
+    eval::{EvalOptions, Evaluator},
+    text::Units,
 };
 use std::time::Instant;
 
@@ -40,7 +43,7 @@ pub fn run(args: CompareArgs) -> Result<Ended, Fail> {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .collect(),
-        None => myhill::STRATEGIES
+        None => myhill::strategy::STRATEGIES
             .iter()
             .map(|s| s.name.to_string())
             .collect(),
@@ -76,7 +79,7 @@ pub fn run(args: CompareArgs) -> Result<Ended, Fail> {
         let started = Instant::now();
         let mut schedule = if session.tree {
             let per_file = strategy.clone();
-            myhill::directory_schedule(move || per_file.schedule(), &[])
+            myhill::strategy::directory_schedule(move || per_file.schedule(), &[])
         } else {
             strategy.schedule()
         };

@@ -187,8 +187,8 @@ pub fn keep_original(
         }
     }
     let abs = std::path::absolute(input).unwrap_or_else(|_| input.to_path_buf());
-    if let Some(root) = myhill::default_runs_root() {
-        for (_, info) in myhill::list_runs(&root, 200) {
+    if let Some(root) = myhill::runs::default_runs_root() {
+        for (_, info) in myhill::runs::list_runs(&root, 200) {
             if info.output == abs
                 && info.best_hash == Some(key)
                 && let Some(backup) = info.backup.filter(|b| b.is_file())

@@ -25,7 +25,7 @@ mod ui;
 use clap::builder::TypedValueParser as _;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use exit::Fail;
-use myhill::{Granularity, InputMode};
+use myhill::{process::InputMode, text::Granularity};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -310,8 +310,8 @@ pub struct SignatureArgs {
 
 impl SignatureArgs {
     /// The signature, with its regular expressions compiled.
-    pub fn compile(&self, same_output: bool) -> Result<myhill::Signature, Fail> {
-        Ok(myhill::Signature::new(
+    pub fn compile(&self, same_output: bool) -> Result<myhill::process::Signature, Fail> {
+        Ok(myhill::process::Signature::new(
             self.expect_exit,
             self.stdout_regex.as_deref(),
             self.stderr_regex.as_deref(),
@@ -407,7 +407,7 @@ pub struct ReduceArgs {
     /// instead of what its file name's extension, then its content, say. A directory's files
     /// each keep their own kind.
     #[arg(help_heading = "Choosing passes", long, alias = "language", value_name = "KIND", value_parser = kind_of, hide_possible_values = true)]
-    pub kind: Option<myhill::Kind>,
+    pub kind: Option<myhill::text::Kind>,
 
     /// The reduction strategy (see the list below: `myhill reduce --help`).
     #[arg(help_heading = "Choosing passes", long, default_value = "default", value_name = "NAME", long_help = strategy_help(), value_parser = Offered(strategy_names), hide_possible_values = true)]
@@ -545,7 +545,10 @@ impl clap::builder::TypedValueParser for Offered {
 }
 
 fn strategy_names() -> Vec<&'static str> {
-    myhill::STRATEGIES.iter().map(|s| s.name).collect()
+    myhill::strategy::STRATEGIES
+        .iter()
+        .map(|s| s.name)
+        .collect()
 }
 
 /// The passes' names, made once for the life of the process (clap keeps static names).
@@ -553,7 +556,7 @@ fn pass_names() -> Vec<&'static str> {
     static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     NAMES
         .get_or_init(|| {
-            myhill::passes()
+            myhill::strategy::passes()
                 .into_iter()
                 .map(|(name, _)| &*Box::leak(name.into_boxed_str()))
                 .collect()
@@ -590,12 +593,12 @@ fn list_passes() {
     // At most 80 columns, piped too, so the list reads well anywhere.
     let width = terminal::stdout_width().map_or(80, |w| w.saturating_sub(1).clamp(40, 80));
     out::out("Passes (name: what it does):");
-    for (name, what) in myhill::passes() {
+    for (name, what) in myhill::strategy::passes() {
         out::out(hanging(&format!("  {name:<24} "), &what, width));
     }
     out::out("");
     out::out("Strategies (name: what it does; its passes, in order):");
-    for &myhill::StrategyInfo { name, what, .. } in myhill::STRATEGIES {
+    for &myhill::strategy::StrategyInfo { name, what, .. } in myhill::strategy::STRATEGIES {
         if let Ok(strategy) = myhill::Strategy::named(name) {
             out::out(hanging(&format!("  {name:<18} "), what, width));
             let passes = strategy.schedule().names().join(", ");
@@ -605,7 +608,10 @@ fn list_passes() {
 }
 
 fn strategy_help() -> String {
-    let names: Vec<&str> = myhill::STRATEGIES.iter().map(|s| s.name).collect();
+    let names: Vec<&str> = myhill::strategy::STRATEGIES
+        .iter()
+        .map(|s| s.name)
+        .collect();
     format!(
         "The reduction strategy: a named schedule of passes, one of {}. `myhill --list-passes` \
          says what each does and lists its passes.",
@@ -678,9 +684,9 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> i32 {
 }
 
 /// Parses `--kind`.
-fn kind_of(name: &str) -> Result<myhill::Kind, String> {
-    myhill::Kind::named(name).ok_or_else(|| {
-        let known: Vec<&str> = myhill::Kind::ALL.iter().map(|k| k.name()).collect();
+fn kind_of(name: &str) -> Result<myhill::text::Kind, String> {
+    myhill::text::Kind::named(name).ok_or_else(|| {
+        let known: Vec<&str> = myhill::text::Kind::ALL.iter().map(|k| k.name()).collect();
         format!("no kind '{name}'; the kinds are: {}", known.join(", "))
     })
 }

@@ -3,12 +3,12 @@
 
 use super::ReduceArgs;
 use super::exit::Fail;
-use myhill::{Schedule, Strategy};
+use myhill::{Strategy, passes::Schedule};
 
 /// The passes to run: `--passes`, else the strategy, without those `--skip-pass` names.
 pub fn schedule(args: &ReduceArgs) -> Result<Schedule, Fail> {
     let mut schedule = match &args.passes {
-        Some(names) => myhill::schedule_of(names)?,
+        Some(names) => myhill::strategy::schedule_of(names)?,
         None => Strategy::named(&args.strategy)?
             .with_units(args.units)
             .schedule(),
@@ -35,13 +35,13 @@ pub fn is_tree_pass(name: &str) -> bool {
     name.starts_with("files/") || name == "indent/blocks"
 }
 
-/// The schedule for a directory: [`myhill::directory_schedule`] around the one-file schedule the
+/// The schedule for a directory: [`myhill::strategy::directory_schedule`] around the one-file schedule the
 /// arguments ask for (a fresh one per file), without the passes `--skip-pass` names.
 pub fn tree_schedule(args: &ReduceArgs) -> Result<Schedule, Fail> {
     let per_file = args.clone();
     // Checked here, so the fresh copies cannot fail.
     schedule(&per_file)?;
-    let mut schedule = myhill::directory_schedule(
+    let mut schedule = myhill::strategy::directory_schedule(
         move || schedule(&per_file).expect("a schedule checked once"),
         &args.skip_pass,
     );

@@ -14,7 +14,10 @@ use super::tree_io::{self, Target};
 use super::ui::{Setup, Ui, UiMode, summary};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
-use myhill::{Event, Recorded, ReduceOptions, Reduction, RunDir, RunInfo, RunStatus, Stop};
+use myhill::{
+    Event, ReduceOptions, Reduction, Stop,
+    runs::{Recorded, RunDir, RunInfo, RunStatus},
+};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -39,7 +42,7 @@ struct Keeper {
 impl Keeper {
     /// Starts writing to `path`, which holds what myhill put or found there.
     fn start(&mut self, path: PathBuf) {
-        self.last = read_as_run_does(&path).map(|b| myhill::content_key(&b));
+        self.last = read_as_run_does(&path).map(|b| myhill::eval::content_key(&b));
         self.path = Some(path);
     }
 
@@ -61,7 +64,7 @@ impl Keeper {
         let (Some(path), Some(last)) = (self.path.clone(), self.last) else {
             return Ok(());
         };
-        let now = read_as_run_does(&path).map(|b| myhill::content_key(&b));
+        let now = read_as_run_does(&path).map(|b| myhill::eval::content_key(&b));
         if now == Some(last) || now.is_none() {
             return Ok(());
         }
@@ -104,9 +107,9 @@ impl Keeper {
         if written.is_ok() {
             // A tree is read back: what is on disk is what the next write compares with.
             self.last = if self.target.tree {
-                read_as_run_does(path).map(|b| myhill::content_key(&b))
+                read_as_run_does(path).map(|b| myhill::eval::content_key(&b))
             } else {
-                Some(myhill::content_key(bytes))
+                Some(myhill::eval::content_key(bytes))
             };
         }
         match written {
@@ -368,7 +371,7 @@ fn prepare(
     args: &ReduceArgs,
     resumed: Option<&Resumed>,
     record: &mut Record,
-) -> Result<(myhill::Schedule, Session, Option<PathBuf>, PathBuf), Fail> {
+) -> Result<(myhill::passes::Schedule, Session, Option<PathBuf>, PathBuf), Fail> {
     let mut schedule = plan::schedule(args)?;
     record.strategy = args.passes.is_none().then(|| args.strategy.clone());
     record.schedule = schedule.names();
@@ -419,7 +422,7 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
     let initial_len = original.len();
     // A tree is counted in files and the bytes they hold.
     let initial_tree = tree_io::sizes(&original).filter(|_| session.tree);
-    let input_key = myhill::content_key(&original);
+    let input_key = myhill::eval::content_key(&original);
     let kind = decided_kind(args, &session, &original);
     let mut reduction = Reduction::new(original, &session.oracle, options);
     reduction.set_kind(kind);
@@ -503,10 +506,10 @@ fn reduce(args: &ReduceArgs, resumed: Option<Resumed>, record: &mut Record) -> R
 
 /// The input's kind: the one `--kind` names, or decided once from the input's name and
 /// content (a tree's files are decided one by one as they are reduced).
-fn decided_kind(args: &ReduceArgs, session: &Session, original: &[u8]) -> myhill::Decided {
+fn decided_kind(args: &ReduceArgs, session: &Session, original: &[u8]) -> myhill::text::Decided {
     match args.kind {
-        Some(kind) => myhill::Decided::chosen(kind),
-        None => myhill::Decided::of(
+        Some(kind) => myhill::text::Decided::chosen(kind),
+        None => myhill::text::Decided::of(
             Some(session.input_path.to_string_lossy().as_ref()).filter(|_| !session.tree),
             original,
         ),
@@ -533,11 +536,11 @@ fn attach_run_dir(
 /// recorded and explained.
 fn first_check(
     reduction: &mut Reduction,
-    stored_check: Option<Vec<myhill::Outcome>>,
+    stored_check: Option<Vec<myhill::process::Outcome>>,
     watch: &RefCell<Onlookers>,
     record: &mut Record,
     session: &Session,
-) -> Result<Vec<myhill::Outcome>, Fail> {
+) -> Result<Vec<myhill::process::Outcome>, Fail> {
     let checked = match stored_check {
         Some(check) => reduction.reuse_first_check(&check).map(|()| check),
         None => reduction.check_original().map(<[_]>::to_vec),
@@ -603,7 +606,7 @@ impl Placing<'_> {
         &self,
         watch: &mut Onlookers,
         best: &[u8],
-        outcomes: &[myhill::Outcome],
+        outcomes: &[myhill::process::Outcome],
     ) -> Result<Option<PathBuf>, Fail> {
         let in_place = self.args.output.is_none();
         let mut backup = None;
@@ -818,7 +821,9 @@ fn check_untouched(run: &RunDir, args: &ReduceArgs, out: &Path) -> Result<(), Fa
 /// What is at `path` as a run keeps it: a file's bytes, a directory's encoded tree.
 fn read_as_run_does(path: &Path) -> Option<Vec<u8>> {
     if path.is_dir() {
-        myhill::Archive::from_dir(path).ok().map(|t| t.encode())
+        myhill::archive::Archive::from_dir(path)
+            .ok()
+            .map(|t| t.encode())
     } else {
         std::fs::read(path).ok()
     }
@@ -920,8 +925,8 @@ fn new_run_path(args: &ReduceArgs) -> Result<Option<PathBuf>, Fail> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    match myhill::default_runs_root() {
-        Some(root) => Ok(Some(myhill::fresh_run_path(&root, &name))),
+    match myhill::runs::default_runs_root() {
+        Some(root) => Ok(Some(myhill::runs::fresh_run_path(&root, &name))),
         None => {
             if !args.t.quiet {
                 out::err(
@@ -937,7 +942,7 @@ fn new_run_path(args: &ReduceArgs) -> Result<Option<PathBuf>, Fail> {
 /// Makes the run directory at `path`, with where the result goes, before any test (so a
 /// run stopped during its first check resumes to the same place). One the user named must
 /// work; the default one may fail (a read-only home), and then the run goes on without it,
-/// with a warning. A default one also prunes the old ones beside it ([`myhill::prune_runs`]).
+/// with a warning. A default one also prunes the old ones beside it ([`myhill::runs::prune_runs`]).
 fn create_run_dir(
     path: &Path,
     args: &ReduceArgs,
@@ -953,18 +958,22 @@ fn create_run_dir(
             if args.run_dir.is_none()
                 && let Some(root) = path.parent()
             {
-                let removed = myhill::prune_runs(root, myhill::KEEP_RUNS, myhill::KEEP_RUNS_FOR);
+                let removed = myhill::runs::prune_runs(
+                    root,
+                    myhill::runs::KEEP_RUNS,
+                    myhill::runs::KEEP_RUNS_FOR,
+                );
                 if !removed.is_empty() && !args.t.quiet {
                     out::err(format!(
                         "myhill: removed {} run director{} unchanged for {} days (the newest {} \
                          are always kept; see myhill runs list)",
                         removed.len(),
                         if removed.len() == 1 { "y" } else { "ies" },
-                        myhill::KEEP_RUNS_FOR.as_secs() / 86_400,
-                        myhill::KEEP_RUNS
+                        myhill::runs::KEEP_RUNS_FOR.as_secs() / 86_400,
+                        myhill::runs::KEEP_RUNS
                     ));
                 }
-                let removed = myhill::prune_runs_to_size(root, myhill::KEEP_RUNS_BYTES);
+                let removed = myhill::runs::prune_runs_to_size(root, myhill::runs::KEEP_RUNS_BYTES);
                 if !removed.is_empty() && !args.t.quiet {
                     let bytes: u64 = removed.iter().map(|(_, b)| b).sum();
                     out::err(format!(
@@ -974,7 +983,7 @@ fn create_run_dir(
                         if removed.len() == 1 { "y" } else { "ies" },
                         bytes.div_ceil(1_000_000),
                         root.display(),
-                        myhill::KEEP_RUNS_BYTES >> 30
+                        myhill::runs::KEEP_RUNS_BYTES >> 30
                     ));
                 }
             }

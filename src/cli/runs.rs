@@ -1,19 +1,19 @@
 //! `myhill runs`: listing, removing, restoring steps of, showing and plotting the kept run
 //! directories.
 //!
-//! The directories live under [`myhill::default_runs_root`]; a name there or a path
-//! elsewhere is accepted. Nothing but a run directory ([`myhill::is_run_dir`]: its marker and
+//! The directories live under [`myhill::runs::default_runs_root`]; a name there or a path
+//! elsewhere is accepted. Nothing but a run directory ([`myhill::runs::is_run_dir`]: its marker and
 //! a `meta.json` that reads as a run's) is removed, wherever it is, and no run in use
-//! ([`myhill::run_in_use`]).
+//! ([`myhill::runs::run_in_use`]).
 
 use super::RunsAction;
 use super::exit::{Ended, Fail};
 use super::out;
-use myhill::{RunInfo, RunStatus};
+use myhill::runs::{RunInfo, RunStatus};
 use std::path::{Path, PathBuf};
 
 pub fn run(action: RunsAction) -> Result<Ended, Fail> {
-    let root = myhill::default_runs_root();
+    let root = myhill::runs::default_runs_root();
     match action {
         RunsAction::List => {
             list(root.as_deref());
@@ -40,11 +40,11 @@ pub fn run(action: RunsAction) -> Result<Ended, Fail> {
 /// The run directory `run` names, refused unless it is a myhill run.
 fn own_run(root: Option<&Path>, run: &Path) -> Result<PathBuf, Fail> {
     let dir = find_run(root, run)?;
-    if !myhill::is_run_dir(&dir) {
+    if !myhill::runs::is_run_dir(&dir) {
         return Err(Fail::usage(format!(
             "{} is not a run directory (it lacks {} or a meta.json that reads as a run's)",
             dir.display(),
-            myhill::MARKER
+            myhill::runs::MARKER
         )));
     }
     Ok(dir)
@@ -68,11 +68,11 @@ fn find_run(root: Option<&Path>, run: &Path) -> Result<PathBuf, Fail> {
 /// Writes step `step` of the run `run` (0: its original) to the new path `output`.
 fn restore(root: Option<&Path>, run: &Path, step: usize, output: &Path) -> Result<Ended, Fail> {
     let dir = find_run(root, run)?;
-    if !myhill::is_run_dir(&dir) {
+    if !myhill::runs::is_run_dir(&dir) {
         return Err(Fail::usage(format!(
             "{} is not a myhill run (it lacks {} or a meta.json that reads as a run's)",
             dir.display(),
-            myhill::MARKER
+            myhill::runs::MARKER
         )));
     }
     if std::fs::symlink_metadata(output).is_ok() {
@@ -85,7 +85,7 @@ fn restore(root: Option<&Path>, run: &Path, step: usize, output: &Path) -> Resul
         std::fs::read(dir.join("original"))
             .map_err(|e| Fail::usage(format!("cannot read {}/original: {e}", dir.display())))?
     } else {
-        let mut steps = myhill::replay_steps(&dir)?;
+        let mut steps = myhill::runs::replay_steps(&dir)?;
         let count = steps.len();
         if step > count {
             return Err(Fail::usage(format!(
@@ -96,9 +96,9 @@ fn restore(root: Option<&Path>, run: &Path, step: usize, output: &Path) -> Resul
         steps.swap_remove(step - 1)
     };
     // A directory input's steps are encoded trees: written back as directories.
-    let tree = myhill::run_info(&dir)
+    let tree = myhill::runs::run_info(&dir)
         .is_some_and(|info| info.input.is_dir() || info.backup.is_some_and(|b| b.is_dir()))
-        && myhill::Archive::decode(&bytes).is_ok();
+        && myhill::archive::Archive::decode(&bytes).is_ok();
     let target = super::tree_io::Target { tree, mode: None };
     target
         .write(output, &bytes)
@@ -113,7 +113,7 @@ fn restore(root: Option<&Path>, run: &Path, step: usize, output: &Path) -> Resul
 }
 
 fn status(info: &RunInfo, dir: &Path) -> &'static str {
-    if myhill::run_in_use(dir) {
+    if myhill::runs::run_in_use(dir) {
         return "in use";
     }
     match info.status {
@@ -143,7 +143,7 @@ fn list(root: Option<&Path>) {
         out::err("myhill: neither XDG_STATE_HOME nor HOME is set: there is no directory of runs");
         return;
     };
-    let runs = myhill::list_runs(root, usize::MAX);
+    let runs = myhill::runs::list_runs(root, usize::MAX);
     if runs.is_empty() {
         out::err(format!("myhill: no runs in {}", root.display()));
         return;
@@ -174,8 +174,8 @@ fn list(root: Option<&Path>) {
          not changed for {} days.",
         runs.len(),
         human(total),
-        myhill::KEEP_RUNS,
-        myhill::KEEP_RUNS_FOR.as_secs() / 86_400
+        myhill::runs::KEEP_RUNS,
+        myhill::runs::KEEP_RUNS_FOR.as_secs() / 86_400
     ));
 }
 
@@ -192,20 +192,20 @@ fn remove(root: Option<&Path>, runs: &[PathBuf], finished: bool) -> Result<Ended
     for run in runs {
         // A bare name is one under the root; anything else a path.
         let dir = find_run(root, run)?;
-        if !myhill::is_run_dir(&dir) {
+        if !myhill::runs::is_run_dir(&dir) {
             return Err(Fail::usage(format!(
                 "{} is not a myhill run (a run directory holds both {} and a meta.json that \
                  reads as a run's): nothing was removed; myhill removes only its own run \
                  directories (`myhill runs list` names them)",
                 dir.display(),
-                myhill::MARKER
+                myhill::runs::MARKER
             )));
         }
         targets.push(dir);
     }
     if finished && let Some(root) = root {
         targets.extend(
-            myhill::list_runs(root, usize::MAX)
+            myhill::runs::list_runs(root, usize::MAX)
                 .into_iter()
                 .filter(|(_, info)| info.status == RunStatus::Finished)
                 .map(|(dir, _)| dir),
@@ -213,7 +213,7 @@ fn remove(root: Option<&Path>, runs: &[PathBuf], finished: bool) -> Result<Ended
     }
     let mut removed = 0;
     for dir in &targets {
-        if myhill::run_in_use(dir) {
+        if myhill::runs::run_in_use(dir) {
             out::err(format!(
                 "myhill: {} is in use by a running myhill: not removed",
                 dir.display()

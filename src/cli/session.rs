@@ -4,8 +4,9 @@ use super::TestArgs;
 use super::exit::{Ended, Fail};
 use super::files::read_input;
 use myhill::{
-    Control, Error, EvalOptions, Evaluator, Oracle, Outcome, ReduceOptions, Stop, TestCommand,
-    TestSpec, parse_timeout,
+    Error, Oracle, ReduceOptions, Stop, TestCommand, TestSpec,
+    eval::{EvalOptions, Evaluator},
+    process::{Control, Outcome, parse_timeout},
 };
 use std::path::{Path, PathBuf};
 
@@ -16,7 +17,7 @@ pub struct Session {
     pub oracle: TestCommand,
     pub control: Control,
     pub jobs: usize,
-    /// INPUT is a directory: `original` is its tree, encoded ([`myhill::Archive`]).
+    /// INPUT is a directory: `original` is its tree, encoded ([`myhill::archive::Archive`]).
     pub tree: bool,
     /// The tree's links whose targets leave it (`link -> target`), and whether each is
     /// relative (then it dangles in the copies the tests run in).
@@ -46,8 +47,8 @@ fn install_signals() -> Result<Control, Fail> {
                 _ => {
                     // No destructor runs on this exit: no test may outlive it, nor its
                     // directory, and the terminal gets its line mode back.
-                    myhill::kill_running();
-                    myhill::remove_test_dirs();
+                    myhill::process::kill_running();
+                    myhill::process::remove_test_dirs();
                     super::terminal::restore();
                     super::ui::view::restore_if_active();
                     std::process::exit(Ended::Interrupted.exit().code())
@@ -102,7 +103,7 @@ impl Session {
             Some(dir) => TestSpec::parse_in(&t.test, &file_name, dir)?,
             None => TestSpec::parse(&t.test, &file_name)?,
         };
-        if tree && t.input_mode == myhill::InputMode::Stdin {
+        if tree && t.input_mode == myhill::process::InputMode::Stdin {
             return Err(Fail::usage(format!(
                 "--input-mode stdin: {} is a directory, and a directory's test gets nothing on \
                  stdin (it runs inside a copy of the tree, with the copy's path as its last \
@@ -303,7 +304,7 @@ fn shell_syntax(test: &str) -> Option<String> {
 /// with whether the target is relative.
 fn links_leaving(original: &[u8], tree: bool) -> Vec<(String, bool)> {
     let Some(archive) = tree
-        .then(|| myhill::Archive::decode(original).ok())
+        .then(|| myhill::archive::Archive::decode(original).ok())
         .flatten()
     else {
         return Vec::new();

@@ -214,7 +214,7 @@ impl Follow {
 
 /// The run's status as `meta.json` says it, or "in use" when a process holds it.
 fn status_of(dir: &Path) -> String {
-    if myhill::run_in_use(dir) {
+    if myhill::runs::run_in_use(dir) {
         return "live".to_string();
     }
     let meta: Option<Value> = std::fs::read(dir.join("meta.json"))

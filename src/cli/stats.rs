@@ -5,7 +5,7 @@
 //! seconds; why the run ended is one of a few fixed names, never display text.
 
 use super::exit::{Ended, Fail};
-use myhill::{Figure, Report, Stop};
+use myhill::{Report, Stop, report::Figure};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@
 
 use super::exit::Fail;
 use super::files::write_atomic;
-use myhill::Archive;
+use myhill::archive::Archive;
 use rustix::fs::{CWD, RenameFlags, renameat_with};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -292,9 +292,10 @@ mod tests {
         let kept = keep_original(&dir, &first).unwrap();
         assert_eq!(kept, root.path().join("proj.orig.1"));
         assert_eq!(keep_original(&dir, &first).unwrap(), kept, "reused");
-        let small = myhill::Archive::new(vec![myhill::Entry::file("b", 0o600, b"2")])
-            .unwrap()
-            .encode();
+        let small =
+            myhill::archive::Archive::new(vec![myhill::archive::Entry::file("b", 0o600, b"2")])
+                .unwrap()
+                .encode();
         write_tree(&dir, &small).unwrap();
         assert_eq!(read_tree(&dir).unwrap(), small);
         let names: Vec<_> = std::fs::read_dir(root.path())

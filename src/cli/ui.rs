@@ -10,7 +10,7 @@ pub(super) mod view;
 
 use super::out;
 use super::terminal::{self, Keys};
-use myhill::{Control, Event, PassStats, Report, Verdict};
+use myhill::{Event, Report, Verdict, process::Control, report::PassStats};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -119,7 +119,7 @@ impl Status {
 
     /// Takes the size of a new best: its length, or for a directory its files and their bytes.
     fn measure(&mut self, bytes: &[u8]) {
-        match (self.files, myhill::Archive::decode(bytes)) {
+        match (self.files, myhill::archive::Archive::decode(bytes)) {
             (Some((initial, _)), Ok(tree)) => {
                 self.files = Some((initial, tree.files()));
                 self.current = tree.content_bytes();

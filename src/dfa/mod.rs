@@ -1,6 +1,6 @@
 //! SAT-backed DFA induction: the search behind the pass that deletes whole loops of an inferred automaton.
 //!
-//! Main types: [`DfaOptions`] (the bounds of [`crate::DfaPass`], the pass that runs this
+//! Main types: [`DfaOptions`] (the bounds of [`crate::passes::DfaPass`], the pass that runs this
 //! search through the driver) and, inside, `Induction` (the rounds on one word).
 //!
 //! The current input is a word `S` over unit contents. A colouring of its positions `0..=n`
@@ -13,7 +13,10 @@
 //! result is interval-minimal: no contiguous run of units can be deleted.
 //!
 //! ```
-//! use myhill::{DfaOptions, DfaPass, Cx, EvalOptions, FnOracle, Granularity, Pass};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::{DfaOptions, DfaPass, Cx, Pass};
+//! use myhill::text::Granularity;
 //! // Interesting iff an 'x' comes before a 'y'.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     b.iter().position(|&c| c == b'x').is_some_and(|i| b[i..].contains(&b'y'))
@@ -22,7 +25,7 @@
 //! let mut pass = DfaPass::new(Granularity::Bytes, DfaOptions::default());
 //! pass.run(&mut driver).unwrap();
 //! assert_eq!(driver.best(), b"xy");
-//! assert_eq!(driver.report().counters[&myhill::Counter::DfaIntervalMinimal], myhill::Figure::Count(1));
+//! assert_eq!(driver.report().counters[&myhill::report::Counter::DfaIntervalMinimal], myhill::report::Figure::Count(1));
 //! ```
 //!
 //! Limits: interval-minimality costs one test per canonical interval of the final word that
@@ -53,7 +56,7 @@ pub enum Finish {
     /// The windowed SAT search, to interval-minimal: the algorithm, for a word nothing else
     /// has reduced.
     Windows,
-    /// The brute-force interval check through [`crate::certify`] on the shared cache, narrowest
+    /// The brute-force interval check through [`crate::check::certify`] on the shared cache, narrowest
     /// first, accepting what it finds, to interval-minimal: after other passes have reduced
     /// the word it costs the same proof without the SAT rounds' extra candidates.
     Certify,

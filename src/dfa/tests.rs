@@ -5,8 +5,11 @@ use super::induction::{Induction, Origin};
 use super::quotient::Quotient;
 use super::word::Word;
 use crate::{
-    Counter, Cx, DfaPass, EvalOptions, Event, Figure, FnOracle, Granularity, Pass, ReduceOptions,
-    Reduction, Units,
+    Event, FnOracle, ReduceOptions, Reduction,
+    eval::EvalOptions,
+    passes::{Cx, DfaPass, Pass},
+    report::{Counter, Figure},
+    text::{Granularity, Units},
 };
 use proptest::prelude::*;
 use std::time::Duration;

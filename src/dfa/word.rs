@@ -48,7 +48,7 @@ impl Word {
     /// A word from symbol ids directly; symbol `a` is spelled as the single byte `a`.
     #[cfg(test)]
     pub(crate) fn from_symbols(symbols: &[u8]) -> Word {
-        Word::new(&Units::cut(symbols, crate::Granularity::Bytes))
+        Word::new(&Units::cut(symbols, crate::text::Granularity::Bytes))
     }
 
     /// Number of units; positions run `0..=len()`.
@@ -147,7 +147,7 @@ mod tests {
 
     #[test]
     fn interning_gives_equal_units_equal_symbols() {
-        let units = Units::cut(b"ab ab cd", crate::Granularity::Tokens);
+        let units = Units::cut(b"ab ab cd", crate::text::Granularity::Tokens);
         let word = Word::new(&units);
         assert_eq!(word.symbols(), &[0, 1, 0, 1, 2]);
         assert_eq!(word.spelling(0), b"ab");

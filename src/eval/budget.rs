@@ -1,7 +1,7 @@
 //! The test budget: `--max-tests` less the tests held back for a final confirmation.
 //!
 //! Main type: the evaluator's private `Budget`. It counts tests as a one-job run makes them
-//! ([`crate::EvalStats::tests_run`]), so a budget stops every `--jobs` at the same candidate.
+//! ([`crate::report::EvalStats::tests_run`]), so a budget stops every `--jobs` at the same candidate.
 //!
 //! Limits: a budget never stops a test that is already running; it only keeps new ones from
 //! starting and verdicts from being charged.

@@ -7,7 +7,7 @@
 //! order, so the first interesting candidate in order wins exactly as it would sequentially;
 //! tests that can no longer win are cancelled at once.
 //!
-//! Counting is sequential too: [`crate::EvalStats::tests_run`] counts the tests a one-job run
+//! Counting is sequential too: [`crate::report::EvalStats::tests_run`] counts the tests a one-job run
 //! would make, and the budget counts the same, so `--max-tests` gives the same result for every
 //! `--jobs`. A speculative verdict that was not needed is kept apart from the cache and is
 //! charged as a test when a later candidate needs it; the cache that passes may read
@@ -21,7 +21,7 @@
 //! reduction may ask, and the counting every path shares.
 //!
 //! ```
-//! use myhill::{EvalOptions, Evaluator, FnOracle};
+//! use myhill::{FnOracle, eval::{EvalOptions, Evaluator}};
 //! let oracle = FnOracle::new(|b: &[u8]| b.len() >= 2);
 //! let mut eval = Evaluator::new(&oracle, EvalOptions::default());
 //! let mut candidates = vec![b"a".to_vec(), b"bc".to_vec()].into_iter().map(|c| (c, ()));
@@ -60,7 +60,7 @@ pub struct EvalOptions {
     pub jobs: usize,
     /// Answer repeated candidates from the content cache.
     pub cache: bool,
-    /// Stop after this many tests (as [`crate::EvalStats::tests_run`] counts them).
+    /// Stop after this many tests (as [`crate::report::EvalStats::tests_run`] counts them).
     pub max_tests: Option<u64>,
     /// Stops, hurries or skips from outside.
     pub control: Control,

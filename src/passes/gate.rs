@@ -6,11 +6,11 @@
 //! What a language is ([`Needs::Statements`], [`Needs::LineRecords`]) is the run's [`Kind`],
 //! decided once from the original; what the best is now (text or bytes, bracketed or flat) is
 //! read from the best each time the pass would run, so a binary input that shrinks to text
-//! gets the text passes from then on. The bracket test reads the driver's [`crate::Nesting`]
+//! gets the text passes from then on. The bracket test reads the driver's [`crate::tree::Nesting`]
 //! of the best, the one the passes behind it read too.
 //!
 //! ```
-//! use myhill::{Kind, Needs};
+//! use myhill::{passes::Needs, text::Kind};
 //! assert!(Needs::Groups.met_by(b"f(x) { y; }", Kind::Text));
 //! assert!(Needs::Groups.met_by(b"<item id=\"x\"/>", Kind::Xml));
 //! assert!(!Needs::Groups.met_by(b"step 1\nstep 2\n", Kind::Text));

@@ -1,4 +1,4 @@
-//! Every pass myhill runs, each a [`crate::Pass`] that only proposes candidates.
+//! Every pass myhill runs, each a [`crate::passes::Pass`] that only proposes candidates.
 //!
 //! - [`TopChunks`]: deletes long runs of top-level forms, from halves down, on large inputs.
 //! - [`DeadDeclarations`]: deletes top-level declarations whose names nobody mentions.
@@ -35,7 +35,7 @@
 //!
 //! Hollow, Hoist, SiblingRuns, ShortIntervals, LowerBytes, ShortenLiterals, Expressions and
 //! Constructs are sweeps (`patch.rs`'s `SweepPass`): they state their candidates as patches of
-//! the input as the pass found it, most on the groups of the best's shared [`crate::Nesting`],
+//! the input as the pass found it, most on the groups of the best's shared [`crate::tree::Nesting`],
 //! and test them in one sweep; LengthAware sweeps too, over the records of the layout it
 //! infers.
 //!
@@ -43,7 +43,7 @@
 //! the DFA take bytes too), `statements/` statement code, `indented/` indented code,
 //! `directories/` directory trees, `binary/` binary input. They read the shape of an input from
 //! one place: the lexer and its bracket pairing (`lex.rs`), the best's
-//! [`crate::Nesting`], and on inputs too large for it the forms of `tree/forms.rs`.
+//! [`crate::tree::Nesting`], and on inputs too large for it the forms of `tree/forms.rs`.
 
 mod binary;
 mod directories;
@@ -53,6 +53,11 @@ mod patch;
 mod statements;
 mod text;
 
+pub use crate::cx::Cx;
+pub use crate::dfa::{DfaOptions, Finish};
+pub use crate::driver::{View, Witness};
+pub use crate::schedule::{Pass, Schedule};
+pub use crate::sweeps::SweepMode;
 pub use binary::{LengthAware, LowerBytes};
 pub use directories::{FilesBypass, FilesDelete, FilesEach, FilesHoist};
 pub use gate::{Gated, Needs};

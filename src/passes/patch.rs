@@ -225,7 +225,7 @@ pub trait SweepPass {
     /// The pass's name.
     const NAME: &'static str;
     /// Its patches of the driver's best, in the order they are tried. A pass that reads the
-    /// nesting reads the driver's shared [`crate::Nesting`].
+    /// nesting reads the driver's shared [`crate::tree::Nesting`].
     fn patches(driver: &Cx) -> Vec<Patch>;
 }
 
@@ -371,7 +371,7 @@ impl Memory<'_> {
 /// candidate accepted before it; returns how many were accepted. The order of acceptance, and
 /// so the result, is the same for every `--jobs`.
 ///
-/// The driver's [`crate::SweepMode`] says what the sweep may leave out: with `remember`, a
+/// The driver's [`crate::passes::SweepMode`] says what the sweep may leave out: with `remember`, a
 /// candidate that failed before in the same context ([`context_key`]); with `patience`, every
 /// candidate after that many tests in a row without a success. Every failure is remembered.
 pub fn sweep(cx: &mut Cx, candidates: &[Patch]) -> Result<usize, Stop> {

@@ -11,8 +11,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use myhill::{DDMin, IdSet, Policy, PolicyFactory};
-//! use myhill::{Hdd, TreeBuilder};
+//! use myhill::{policy::{DDMin, Policy, PolicyFactory}, text::IdSet};
+//! use myhill::{policy::Hdd, tree::TreeBuilder};
 //! let mut b = TreeBuilder::new();
 //! let leaves: Vec<_> = ["a", "b", "c", "d"].iter().map(|l| b.token(l)).collect();
 //! let root = b.list(&leaves);

@@ -3,11 +3,11 @@
 //! Main types: the [`Policy`] trait, [`DDMin`] and [`ProbDD`]. A policy proposes deltas (sets
 //! of ids to remove) lazily; pulling the next delta from its iterator means the previous one
 //! failed. After each round [`Policy::on_reduced`] hears whether anything was removed and says
-//! whether to go on. Policies never run tests: [`crate::reduce`] does that through the one
+//! whether to go on. Policies never run tests: the driver does that through the one
 //! evaluation path.
 //!
 //! ```
-//! use myhill::{DDMin, IdSet, Policy};
+//! use myhill::{policy::{DDMin, Policy}, text::IdSet};
 //! let mut ddmin = DDMin;
 //! let config = IdSet::range(0, 4);
 //! let first: Vec<IdSet> = ddmin.propose(&config).take(2).collect();

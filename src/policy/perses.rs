@@ -27,8 +27,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use myhill::{DDMin, IdSet, Policy, PolicyFactory};
-//! use myhill::{Perses, TreeBuilder};
+//! use myhill::{policy::{DDMin, Policy, PolicyFactory}, text::IdSet};
+//! use myhill::{policy::Perses, tree::TreeBuilder};
 //! // wrap := "(" stmt ")" where stmt is a statement rule around one token.
 //! let mut b = TreeBuilder::new();
 //! let stmt = b.rule("stmt", true);

@@ -10,7 +10,11 @@
 //! whole input", so the first group is about half the input.
 //!
 //! ```
-//! use myhill::{BinarySplit, Cx, EvalOptions, FnOracle, Granularity, Policy, Units};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::Cx;
+//! use myhill::policy::{BinarySplit, Policy};
+//! use myhill::text::{Granularity, Units};
 //! use std::sync::atomic::{AtomicU64, Ordering};
 //! // 200 lines "0".."199"; interesting iff lines 37, 118 and 161 survive.
 //! let input: String = (0..200).map(|i| format!("{i}\n")).collect();

@@ -21,8 +21,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use myhill::{IdSet, Policy};
-//! use myhill::{TPdd, TreeBuilder};
+//! use myhill::{policy::Policy, text::IdSet};
+//! use myhill::{policy::TPdd, tree::TreeBuilder};
 //! let mut b = TreeBuilder::new();
 //! let pair = b.rule("pair", true);
 //! let (a, c) = (b.token("a"), b.token("c"));

@@ -13,7 +13,7 @@
 //! - an element is a lexeme or a bracket `group` rule `( list )`, `[ list ]` or `{ list }` whose
 //!   brackets are mandatory and whose contents are a sequence again.
 //!
-//! Lexemes are those of [`crate::lex`] (words, numbers, whole literals and comments, single
+//! Lexemes are those of [`crate::text::lex`] (words, numbers, whole literals and comments, single
 //! punctuation bytes), each leaf taking the whitespace before it. A bracket is a group's only
 //! when it pairs with a matching one at the same nesting; others are plain.
 //!
@@ -24,8 +24,8 @@
 //! its brackets.
 //!
 //! ```
-//! use myhill::IdSet;
-//! use myhill::infer;
+//! use myhill::text::IdSet;
+//! use myhill::tree::infer;
 //! let inferred = infer(b"f(a, b);\ng(\"(\");\n").unwrap();
 //! assert_eq!(inferred.units.render(&inferred.units.all()), b"f(a, b);\ng(\"(\");\n");
 //! let units: Vec<&[u8]> = (0..inferred.units.len() as u32).map(|u| inferred.units.unit(u)).collect();

@@ -19,8 +19,8 @@
 //! what Perses' node replacement checks.
 //!
 //! ```
-//! use myhill::IdSet;
-//! use myhill::{NodeId, TreeBuilder};
+//! use myhill::text::IdSet;
+//! use myhill::tree::{NodeId, TreeBuilder};
 //! // call := name "(" ")" ";"   and a body that is a list of calls
 //! let mut b = TreeBuilder::new();
 //! let call = b.rule("call", true);

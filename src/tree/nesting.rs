@@ -1,6 +1,6 @@
 //! The one model of an input's nesting, built once per input and read by every pass that needs it.
 //!
-//! Main type: [`Nesting`], built from one lexing of the input ([`crate::lex`]) and one pairing
+//! Main type: [`Nesting`], built from one lexing of the input ([`crate::text::lex`]) and one pairing
 //! of its brackets. It offers two views of the same lexemes and pairs:
 //!
 //! - *groups and sequences*, which the sweeps over structure read (hollow, hoist, sibling runs,
@@ -15,12 +15,12 @@
 //!   bracket pairs, see [`super::infer`]), which the tree policies read: lines nested by
 //!   indentation, items cut by separators, bracket groups.
 //!
-//! Every position is a byte offset of the input. A [`crate::Driver`] keeps the nesting of its
+//! Every position is a byte offset of the input. A [`crate::driver::Driver`] keeps the nesting of its
 //! best and hands the same one to every pass until the best changes, so a round builds it once
 //! per distinct best however many passes and gates read it.
 //!
 //! ```
-//! use myhill::Nesting;
+//! use myhill::tree::Nesting;
 //! let n = Nesting::new(b"<a><b>(x)</b></a>");
 //! assert_eq!(n.groups().len(), 3);
 //! assert!(n.is_structured());

@@ -11,7 +11,11 @@
 //! byte-rendering path as real inputs.
 
 use myhill::{
-    BinarySplit, ComplementDDMin, Cx, DDMin, EvalOptions, FnOracle, Policy, ProbDD, Units,
+    FnOracle,
+    eval::EvalOptions,
+    passes::Cx,
+    policy::{BinarySplit, ComplementDDMin, DDMin, Policy, ProbDD},
+    text::Units,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
 

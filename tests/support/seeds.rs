@@ -15,8 +15,12 @@
 
 use super::demos::DemoRow;
 use myhill::{
-    Cx, DDMin, EvalOptions, FnOracle, Hdd, IdSet, NodeId, NodeKind, Perses, Policy, PolicyFactory,
-    ProbDD, TPdd, Tree, TreeBuilder, Units,
+    FnOracle,
+    eval::EvalOptions,
+    passes::Cx,
+    policy::{DDMin, Hdd, Perses, Policy, PolicyFactory, ProbDD, TPdd},
+    text::{IdSet, Units},
+    tree::{NodeId, NodeKind, Tree, TreeBuilder},
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -7,7 +7,7 @@
 //! against tests) from 160. Every draw clears what the last one left (ratatui's diff), so a
 //! resize leaves no stale rows.
 //!
-//! The view only reads the reduction's figures and steers it through [`myhill::Control`]; it
+//! The view only reads the reduction's figures and steers it through [`myhill::process::Control`]; it
 //! never changes what is tested. Limits: the best is shown as text (bytes that are not UTF-8
 //! as replacement characters), and its line starts are recomputed only when it changes.
 

@@ -1,6 +1,6 @@
 //! Byte lowering: make the bytes of a binary input as small as the test allows.
 //!
-//! Main type: [`LowerBytes`], a [`crate::Pass`]. Lowering never shortens an input, but it
+//! Main type: [`LowerBytes`], a [`crate::passes::Pass`]. Lowering never shortens an input, but it
 //! makes it simpler to read (zeros where the value does not matter) and shortlex-smaller, so
 //! it is accepted like any reduction. Candidates, in one sweep (`patch.rs`): every byte `0` at
 //! once; then, for each byte value that occurs more than once, all its copies `0` at once, the
@@ -8,7 +8,7 @@
 //! byte alone. Shrink Ray's `lower_bytes` and afl-tmin's alphabet stage work the same way.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, LowerBytes, Pass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, LowerBytes, Pass}};
 //! // Only the magic at the start matters.
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"\x7fELF"));
 //! let input = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x09";

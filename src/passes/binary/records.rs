@@ -1,6 +1,6 @@
 //! Length-aware deletion: delete inside length-prefixed records and fix every enclosing length.
 //!
-//! Main type: [`LengthAware`], a [`crate::Pass`]. Many binary formats are records that say
+//! Main type: [`LengthAware`], a [`crate::passes::Pass`]. Many binary formats are records that say
 //! how long they are (type-length-value, chunks, atoms, boxes), and records that hold
 //! records. Deleting anything inside one breaks its length and its parents' lengths, so a
 //! deletion-only reducer can drop whole top-level records and nothing else. This pass infers
@@ -33,7 +33,7 @@
 //! siblings in about `2 log2 n` tests.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, LengthAware, Pass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, LengthAware, Pass}};
 //! // Records: [type][u8 length of the value][value]; type 1 holds records. `Some(found)`
 //! // if every length is right, `found` if a type 9 record lies two lists deep or more.
 //! fn read(b: &[u8], depth: u32) -> Option<bool> {
@@ -612,7 +612,7 @@ mod tests {
 
     #[test]
     fn a_riff_like_file_loses_whole_chunks_and_runs_of_them_with_every_length_fixed() {
-        use crate::{EvalOptions, FnOracle};
+        use crate::{FnOracle, eval::EvalOptions};
         use std::sync::atomic::{AtomicUsize, Ordering};
         for big_endian in [false, true] {
             let input = riff_like(64, 41, big_endian);

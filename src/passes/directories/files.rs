@@ -1,4 +1,4 @@
-//! Passes over a directory tree (an [`crate::Archive`]): whole files and subdirectories
+//! Passes over a directory tree (an [`crate::archive::Archive`]): whole files and subdirectories
 //! deleted, then each remaining file reduced with the whole tree around it.
 //!
 //! Main types: [`FilesDelete`] (binary splitting over the tree's entries, largest first; a
@@ -10,7 +10,10 @@
 //! tree both do nothing.
 //!
 //! ```
-//! use myhill::{Archive, Cx, EvalOptions, Entry, FilesDelete, FnOracle, Pass};
+//! use myhill::FnOracle;
+//! use myhill::archive::{Archive, Entry};
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::{Cx, FilesDelete, Pass};
 //! let tree = Archive::new(vec![
 //!     Entry::file("README", 0o644, b"a long text nobody needs\n"),
 //!     Entry::file("src/main.c", 0o644, b"int main(void) { return 1/0; }\n"),

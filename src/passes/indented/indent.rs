@@ -1,6 +1,6 @@
 //! Indented blocks: delete a block whole, or replace it by its body, dedented.
 //!
-//! Main type: [`IndentBlocks`], a [`crate::Pass`] (a sweep of `patch.rs`). A block is a line
+//! Main type: [`IndentBlocks`], a [`crate::passes::Pass`] (a sweep of `patch.rs`). A block is a line
 //! and the lines after it that are indented deeper (blank lines among them included): a
 //! Python `def`, `class`, `if` or `for` with its body, a YAML key with what it holds, a make
 //! rule with its recipe. Line-wise deletion rarely removes such a block cleanly (the header
@@ -13,7 +13,7 @@
 //! One sweep: at most one test per candidate.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, IndentBlocks, Pass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, IndentBlocks, Pass}};
 //! // Interesting while "1/0" is at the start of a line.
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"1/0") || b.windows(4).any(|w| w == b"\n1/0"));
 //! let input = b"import sys\ndef f(x):\n    y = 2\n    1/0\n\nprint(1)\n".to_vec();

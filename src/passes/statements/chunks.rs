@@ -30,7 +30,7 @@
 //! with one job.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, Pass, TopChunks};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, TopChunks}};
 //! let input: Vec<u8> = (0..200).flat_map(|i| format!("int v{i} = {i};\n").into_bytes()).collect();
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(8).any(|w| w == b"v17 = 17"));
 //! let mut driver = Cx::new(input, &oracle, EvalOptions::default());

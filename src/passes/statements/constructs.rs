@@ -1,7 +1,7 @@
 //! Constructs: statement code edited a construct at a time, not a token at a time.
 //!
-//! Main type: [`Constructs`], a [`crate::Pass`]. In each sequence of elements of the bracket
-//! structure (the [`crate::Nesting`]) it finds
+//! Main type: [`Constructs`], a [`crate::passes::Pass`]. In each sequence of elements of the bracket
+//! structure (the [`crate::tree::Nesting`]) it finds
 //! - control statements: `if`, `for`, `while` or `switch`, its parenthesized head, and its
 //!   body (a `{..}` block, or the elements up to the next `;`), with an `else` and its body
 //!   after an `if`. Candidates: the statement deleted whole; replaced by its body (the head
@@ -38,7 +38,7 @@
 //! thousands (notes/schedule.md, statement code).
 //!
 //! ```
-//! use myhill::{Constructs, Cx, EvalOptions, FnOracle, Pass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Constructs, Cx, Pass}};
 //! // Interesting while `g();` survives and the braces pair.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let s = String::from_utf8_lossy(b);
@@ -503,7 +503,7 @@ const CONTINUES_A_BLOCK: &[&[u8]] = &[
 /// (`struct S {..} s;`), so both are proposed. These are the definitions whose heads
 /// [`definition`] cannot read (generic parameters, return types after the parameters) and the
 /// declarations of a one-line input, which no line deletion and no run of up to
-/// [`crate::SiblingRuns::MAX_RUN`] siblings removes. Statements holding a directive (`#`) are
+/// [`crate::passes::SiblingRuns::MAX_RUN`] siblings removes. Statements holding a directive (`#`) are
 /// left alone: a directive ends at its newline, not at a `;`.
 fn statements(input: &[u8], seq: &[(usize, usize)], out: &mut Vec<Patch>) {
     let text = |i: usize| &input[seq[i].0..seq[i].1];

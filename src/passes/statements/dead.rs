@@ -23,7 +23,9 @@
 //! compiler's symbol table.
 //!
 //! ```
-//! use myhill::{DeadDeclarations, Cx, EvalOptions, FnOracle, Pass};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::{Cx, DeadDeclarations, Pass};
 //! let input = "struct A { int x; };\nstruct B { A a; };\nint f(B b) {}\nint g(int) {}\nint main() { return g(1); }\n";
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(4).any(|w| w == b"g(1)"));
 //! let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());

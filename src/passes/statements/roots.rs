@@ -15,7 +15,7 @@
 //! and starts again while a round removes a good share of the input.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, Pass, RootForms};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, RootForms}};
 //! let input = "struct A { int x; };\nbool operator==(A, A) { return true; }\nint f(int y) { return y; }\nint main() { return f(1); }\n";
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(4).any(|w| w == b"f(1)"));
 //! let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());

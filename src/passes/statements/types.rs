@@ -1,7 +1,7 @@
 //! Builtin types: a type name the input never declares replaced by `int`, `unsigned`, `long` or
 //! `char`, at every use at once; a simple typedef inlined at every use.
 //!
-//! Main type: [`BuiltinTypes`] (`types/builtin`), a [`crate::Pass`]. A type that comes from a
+//! Main type: [`BuiltinTypes`] (`types/builtin`), a [`crate::passes::Pass`]. A type that comes from a
 //! header (`size_t`, `std::size_t`, `uint64_t`, `FILE`) is a name no deletion shortens and no
 //! renaming may touch, and it keeps its `#include` alive: a result can need a header for one
 //! type name alone (`#include <stdio.h>` for the `size_t` of `size_t i;`). So for each name in
@@ -15,7 +15,7 @@
 //! `reduce-class-template-param`); this is the lexical form of the move, one test a candidate.
 //!
 //! ```
-//! use myhill::{BuiltinTypes, Cx, EvalOptions, FnOracle, Pass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{BuiltinTypes, Cx, Pass}};
 //! // Interesting while `i` is declared unsigned, whatever spells it.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let s = String::from_utf8_lossy(b);

@@ -4,12 +4,12 @@
 //! Comments are often a third of a source file (headers, doc comments above every
 //! declaration), no compiler reads them, and the line and token passes delete them one line
 //! or one lexeme per success, at a test or more each. This pass proposes, in one test, the
-//! input with every comment of [`crate::lex`] gone (C-Vise and C-Reduce begin with the same
+//! input with every comment of [`crate::text::lex`] gone (C-Vise and C-Reduce begin with the same
 //! whole-file step); if the test rejects that and the input has both kinds, the line comments
 //! alone, then the block comments alone.
 //!
 //! ```
-//! use myhill::strip_comments;
+//! use myhill::passes::strip_comments;
 //! let code = b"int x; // the x\n/* y */int/**/y;\n";
 //! assert_eq!(strip_comments(code, |_| true), b"int x; \nint y;\n");
 //! ```

@@ -1,7 +1,7 @@
 //! Expressions: replace `a OP b` by `a` or by `b`, and a name, a call or a chain by `0`.
 //!
-//! Main type: [`Expressions`], a [`crate::Pass`]. In each sequence of elements of the bracket
-//! structure (the [`crate::Nesting`]), a run of operator characters (`+ - * / % & | ^ < > = ! ~`)
+//! Main type: [`Expressions`], a [`crate::passes::Pass`]. In each sequence of elements of the bracket
+//! structure (the [`crate::tree::Nesting`]), a run of operator characters (`+ - * / % & | ^ < > = ! ~`)
 //! between two operands is a binary expression; an operand is what lies between operators and
 //! separators (`,` `;`), a call `f(x)` included. Candidates: the expression replaced by its
 //! left operand, by its right operand; every name, and every call, replaced by `0`; every
@@ -14,7 +14,7 @@
 //! division `a / b` whose divisor cannot go can still become `0 / 0`.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, Expressions, FnOracle, Pass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Expressions, Pass}};
 //! // Interesting while it still divides by zero.
 //! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"/0"));
 //! let mut driver = Cx::new(b"x = total(a, b) * scale/0".to_vec(), &oracle, EvalOptions::default());

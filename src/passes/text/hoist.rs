@@ -1,6 +1,6 @@
 //! Hoisting: replace a group by one of its descendants, or by what is inside it.
 //!
-//! Main type: [`Hoist`], a [`crate::Pass`]. For every bracket group it proposes:
+//! Main type: [`Hoist`], a [`crate::passes::Pass`]. For every bracket group it proposes:
 //! - the group replaced by each nearest group inside it with the same delimiters, at any
 //!   depth (`{"a":{"b":X}}` becomes `{"b":X}`, `<a><b>x</b></a>` becomes `<b>x</b>`), and by
 //!   each group directly inside it of another kind (`{"k":[1]}` becomes `[1]`);
@@ -16,7 +16,7 @@
 //! candidate: a few per group.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, Hoist, Pass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Hoist, Pass}};
 //! // Interesting while the needle object survives.
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(15).any(|w| w == br#"{"needle":[42]}"#));
 //! let input = br#"{"a":[{"b":{"needle":[42]}},{}]}"#;
@@ -25,7 +25,7 @@
 //! assert_eq!(driver.best(), br#"{"needle":[42]}"#);
 //! ```
 //!
-//! Limits: the groups of the [`crate::Nesting`] (brackets and markup elements, not indentation); a
+//! Limits: the groups of the [`crate::tree::Nesting`] (brackets and markup elements, not indentation); a
 //! group's nearest alike descendants are the first of its kind on each path down, so a deeper
 //! one needs one more success.
 

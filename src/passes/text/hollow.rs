@@ -1,6 +1,6 @@
 //! Hollowing: empty a bracket group or a string literal in one test, largest first.
 //!
-//! Main type: [`Hollow`], a [`crate::Pass`]. Its candidates are, for every group with
+//! Main type: [`Hollow`], a [`crate::passes::Pass`]. Its candidates are, for every group with
 //! something inside, the group emptied (`{...}` becomes `{}`, `<a x="1">...</a>` becomes
 //! `<a x="1"></a>`, or, closing itself, `<a x="1"/>`), and for every double-quoted literal,
 //! the literal emptied (`"..."` becomes `""`). The first candidate empties every
@@ -10,7 +10,7 @@
 //! `balanced *-inside` are the same move.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, Hollow, Pass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Hollow, Pass}};
 //! // Interesting while the braces and the call survive.
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"f(") && b.ends_with(b"{}"));
 //! let mut driver = Cx::new(b"f(a, b) { x = 1; y = 2; }".to_vec(), &oracle, EvalOptions::default());
@@ -18,7 +18,7 @@
 //! assert_eq!(driver.best(), b"f() {}");
 //! ```
 //!
-//! Limits: only the groups of the [`crate::Nesting`] and `"..."` literals; a group's delimiters are
+//! Limits: only the groups of the [`crate::tree::Nesting`] and `"..."` literals; a group's delimiters are
 //! never removed here (that is the hoist pass's job).
 
 use crate::cx::Cx;

@@ -1,6 +1,6 @@
 //! Integers: make each decimal or hex literal as small as the test allows.
 //!
-//! Main type: [`Integers`], a [`crate::Pass`]. First, for each value written more than once,
+//! Main type: [`Integers`], a [`crate::passes::Pass`]. First, for each value written more than once,
 //! every copy at once becomes `0`, then `1` (one test each: constants and array sizes often
 //! must agree). Then each literal alone: `0`, then `1`, then a binary search for the smallest
 //! value that still passes, between the largest value known to fail and the smallest known
@@ -9,7 +9,7 @@
 //! `ints` do the same for one literal at a time.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, Integers, Pass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Integers, Pass}};
 //! // Interesting while the buffer is longer than the copy.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let s = String::from_utf8_lossy(b);

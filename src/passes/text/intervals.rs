@@ -1,6 +1,6 @@
 //! Short intervals: delete every run of 1 to 8 tokens at every position, the longest first.
 //!
-//! Main type: [`ShortIntervals`], a [`crate::Pass`]. Late in a reduction, on a small input,
+//! Main type: [`ShortIntervals`], a [`crate::passes::Pass`]. Late in a reduction, on a small input,
 //! what is left often goes only two or three tokens at a time across group boundaries
 //! (`,7` in `[42,7]`, `x +` in `x + y`) at offsets no chunking of the deletion passes lines
 //! up with. This pass tries them all, in one sweep (`patch.rs`): widths from
@@ -14,7 +14,7 @@
 //! C-Reduce's `rm-toks-N` and Shrink Ray's short deletions.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, Pass, ShortIntervals};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, ShortIntervals}};
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"[42") && b.ends_with(b"]"));
 //! let mut driver = Cx::new(b"[42,7]".to_vec(), &oracle, EvalOptions::default());
 //! ShortIntervals::default().run(&mut driver).unwrap();

@@ -1,13 +1,13 @@
 //! Literals: shorten string literals from inside, a few characters' worth at a time.
 //!
-//! Main type: [`ShortenLiterals`], a [`crate::Pass`]. A test that needs a string to exist
+//! Main type: [`ShortenLiterals`], a [`crate::passes::Pass`]. A test that needs a string to exist
 //! rarely needs all of it. For every double-quoted literal with two or more characters inside,
 //! the candidates keep its first character, its first half, and its second half, in one sweep
-//! (`patch.rs`), the one that removes the most first (emptying it is [`crate::Hollow`]'s).
+//! (`patch.rs`), the one that removes the most first (emptying it is [`crate::passes::Hollow`]'s).
 //! Escapes are kept whole: a cut never splits `\n` or `\"`.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, Pass, ShortenLiterals};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, ShortenLiterals}};
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"puts(\"E"));
 //! let mut driver = Cx::new(b"puts(\"Error: file not found\");".to_vec(), &oracle, EvalOptions::default());
 //! ShortenLiterals.run(&mut driver).unwrap();

@@ -8,7 +8,7 @@
 //! again from what is left, halved after a level that removed nothing, down to single units.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, Granularity, Partition, Pass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Partition, Pass}, text::Granularity};
 //! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"z\n"));
 //! let options = EvalOptions { batch: 4, ..EvalOptions::default() };
 //! let mut driver = Cx::new(b"w\nx\ny\nz\n".to_vec(), &oracle, options);
@@ -20,7 +20,7 @@
 //!
 //! [`Partition::words`] splits over lexemes that carry the spaces after them: on statement
 //! code a run of spaces is never a unit of its own (a line break is), because the spacing pass
-//! ([`crate::SqueezeSpaces`]) deletes every space that can go in one test, and a space it keeps
+//! ([`crate::passes::SqueezeSpaces`]) deletes every space that can go in one test, and a space it keeps
 //! (`int x`) keeps two words apart; the token units spent a test on each.
 //!
 //! Limits: the cut is taken afresh each time the pass runs; a merge of successes that fails
@@ -162,7 +162,7 @@ fn kept_ranges(units: &Units, kept: &IdSet) -> Vec<Option<(usize, usize)>> {
 
 /// Binary splitting over `units` (a cut of the best) as a sweep: it remembers, under the
 /// pass's name, every unit whose deletion alone failed, keyed by the unit and the bytes
-/// around it, and follows the driver's [`crate::SweepMode`]: with `remember`, a unit whose
+/// around it, and follows the driver's [`crate::passes::SweepMode`]: with `remember`, a unit whose
 /// key is remembered is taken as needed without a test; with `patience`, the pass stops after
 /// that many tests in a row without a success; with a [`Cx::yield_floor`], it hands its
 /// tests over to the other passes once its last [`YIELD_WINDOW`] tests removed less than that
@@ -466,14 +466,14 @@ mod tests {
 
     #[test]
     fn splitting_over_words_never_tests_whitespace_alone() {
-        use crate::{EvalOptions, FnOracle};
+        use crate::{FnOracle, eval::EvalOptions};
         let tested = std::sync::Mutex::new(Vec::new());
         let oracle = FnOracle::new(|c: &[u8]| {
             tested.lock().unwrap().push(c.to_vec());
             c.windows(4).any(|w| w == b"f(a)")
         });
         let input = b"int x = f(a);\nint y;\n".to_vec();
-        let mut driver = crate::Cx::new(input.clone(), &oracle, EvalOptions::bare());
+        let mut driver = crate::passes::Cx::new(input.clone(), &oracle, EvalOptions::bare());
         let mut pass = Partition::words();
         pass.run(&mut driver).unwrap();
         assert_eq!(driver.best(), b"f(a)");

@@ -8,14 +8,14 @@
 //! identifier whose renaming fails is not tried again by the same pass.
 //!
 //! ```
-//! use myhill::Renaming;
+//! use myhill::passes::Renaming;
 //! let round = Renaming::new(b"int value = value + other;", &Default::default());
 //! assert_eq!(round.order, [b"value".to_vec(), b"other".to_vec()]);
 //! assert_eq!(round.to, b"a");
 //! assert_eq!(round.render(b"value"), b"int a = a + other;");
 //! ```
 //!
-//! Limits: identifiers are the words of [`crate::lex`]; names inside literals and comments are
+//! Limits: identifiers are the words of [`crate::text::lex`]; names inside literals and comments are
 //! left alone, and so are words on `#include` lines and the keywords of C and C++ (renaming them is a wasted test in every C-family input). A rename
 //! that is correct only together with another (two overloads, say) is not found.
 
@@ -326,7 +326,7 @@ mod tests {
 
     #[test]
     fn the_pass_renames_what_the_test_allows() {
-        use crate::{Cx, EvalOptions, FnOracle};
+        use crate::{FnOracle, eval::EvalOptions, passes::Cx};
         // Interesting while `keep_me` is there and the two uses of the other name agree.
         let oracle = FnOracle::new(|c: &[u8]| {
             let s = String::from_utf8_lossy(c);

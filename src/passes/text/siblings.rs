@@ -1,7 +1,7 @@
 //! Sibling runs: delete 2 to 8 consecutive elements of one sequence at once.
 //!
-//! Main type: [`SiblingRuns`], a [`crate::Pass`]. A sequence is the elements directly inside
-//! one bracket group, or at the top level (see the [`crate::Nesting`]): words, numbers, literals,
+//! Main type: [`SiblingRuns`], a [`crate::passes::Pass`]. A sequence is the elements directly inside
+//! one bracket group, or at the top level (see the [`crate::tree::Nesting`]): words, numbers, literals,
 //! punctuation and whole groups. Many deletions need several of them to go together: a
 //! definition `name ( ) { }` is three, a `"key": value,` pair four, an argument with its comma
 //! two. Binary splitting only tries power-of-two chunks at aligned offsets; this pass tries
@@ -9,7 +9,7 @@
 //! one sweep (`patch.rs`): at most one test per run, identical results tested once.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, Pass, SiblingRuns};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, SiblingRuns}};
 //! // Interesting while `b(){}` survives and every definition is whole.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let s = String::from_utf8_lossy(b);

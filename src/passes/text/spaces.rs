@@ -11,7 +11,7 @@
 //! line passes keep their units and preprocessor lines stay lines.
 //!
 //! ```
-//! use myhill::drop_spaces;
+//! use myhill::passes::drop_spaces;
 //! assert_eq!(drop_spaces(b"int x = f (a, - -b) ;\n"), b"int x=f(a,- -b);\n");
 //! assert_eq!(drop_spaces(b"s = \"a b\" ;"), b"s=\"a b\";");
 //! ```
@@ -21,7 +21,7 @@
 //! cost the word split a test or more per line break.
 //!
 //! ```
-//! use myhill::join_lines;
+//! use myhill::passes::join_lines;
 //! assert_eq!(join_lines(b"#include <a>\nint x;\nint\ny;\n// c\nz();\n"), b"#include <a>\nint x;int y;// c\nz();");
 //! ```
 //!

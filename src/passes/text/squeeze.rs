@@ -8,7 +8,7 @@
 //! indentation) only runs without a newline shortened; then only the ends trimmed.
 //!
 //! ```
-//! use myhill::squeeze;
+//! use myhill::passes::squeeze;
 //! assert_eq!(squeeze(b"int  x;\n    y;\n\n", true), b"int x;\ny;\n");
 //! assert_eq!(squeeze(b"int  x;\n    y;\n", false), b"int x;\n y;\n");
 //! ```

@@ -2,12 +2,12 @@
 //!
 //! Main types: [`TreeStrategy`] (`hdd`, `hdd-probdd`, `perses`, `perses-probdd`, `tpdd`) and
 //! [`TreePass`], a [`Pass`] that, each time it runs, takes the tree inferred from the best (its
-//! [`Cx::nesting`], see [`crate::infer`]) and drives the chosen policy through
+//! [`Cx::nesting`], see [`crate::tree::infer`]) and drives the chosen policy through
 //! [`Cx::run_policy`], so candidates take the same path (cache, pool, oracle) as every other
 //! pass.
 //!
 //! ```
-//! use myhill::{Cx, EvalOptions, FnOracle, Pass, TreePass};
+//! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, TreePass}};
 //! // Interesting iff the call to crash survives and the braces still balance.
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     let text = String::from_utf8_lossy(b);

@@ -3,7 +3,11 @@
 //! Main type: [`UnitPass`] (a granularity and a policy factory).
 //!
 //! ```
-//! use myhill::{DDMin, Cx, EvalOptions, FnOracle, Granularity, Pass, Policy, UnitPass};
+//! use myhill::FnOracle;
+//! use myhill::eval::EvalOptions;
+//! use myhill::passes::{Cx, Pass, UnitPass};
+//! use myhill::policy::{DDMin, Policy};
+//! use myhill::text::Granularity;
 //! use std::sync::Arc;
 //! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"z\n"));
 //! let mut driver = Cx::new(b"x\ny\nz\n".to_vec(), &oracle, EvalOptions::default());
@@ -13,7 +17,7 @@
 //! assert_eq!(pass.name(), "ddmin/lines");
 //! ```
 //!
-//! Binary splitting that batches when the run does is [`crate::Partition`], a pass of its own.
+//! Binary splitting that batches when the run does is [`crate::passes::Partition`], a pass of its own.
 //!
 //! Limits: the cut is taken afresh each time the pass runs; what the policy learned is dropped.
 
