@@ -1,10 +1,14 @@
-//! Literals: shorten string literals from inside, a few characters' worth at a time.
+//! Literals: shorten string literals from inside, a few characters' worth at a time, and give
+//! an empty value the shortest one.
 //!
 //! Main type: [`ShortenLiterals`], a [`crate::passes::Pass`]. A test that needs a string to exist
 //! rarely needs all of it. For every double-quoted literal with two or more characters inside,
 //! the candidates keep its first character, its first half, and its second half, in one sweep
 //! (`patch.rs`), the one that removes the most first (emptying it is [`crate::passes::Hollow`]'s).
-//! Escapes are kept whole: a cut never splits `\n` or `\"`.
+//! Escapes are kept whole: a cut never splits `\n` or `\"`. An empty value, a `""` literal
+//! or an empty `{}` or `[]` after a `:` or `=`, becomes `0` (`{"status":""}` to
+//! `{"status":0}`, `class C:{}` to `class C:0`): a test that needs a value there rarely needs
+//! its type, and every language this reads has `0`.
 //!
 //! ```
 //! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, ShortenLiterals}};
@@ -18,7 +22,7 @@
 
 use crate::cx::Cx;
 use crate::lex::{Class, lex};
-use crate::passes::patch::{Patch, SweepPass};
+use crate::passes::patch::{Cut, Patch, SweepPass};
 
 /// Shortens string literals; see the module doc.
 #[derive(Clone, Debug, Default)]
@@ -55,9 +59,48 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
         out.push(Patch::delete(half, last));
         out.push(Patch::delete(b[0], half));
     }
+    out.extend(empty_values(input));
     out.retain(|p| p.removed() > 0);
     out.sort_by_key(|p| std::cmp::Reverse(p.removed()));
     out.dedup();
+    out
+}
+
+/// Each empty value replaced by `0`: a `""` literal, or an empty `{}` or `[]` right
+/// after a `:` or `=` (spaces between allowed). A `{}` elsewhere is mostly a body, which `0`
+/// never replaces.
+fn empty_values(input: &[u8]) -> Vec<Patch> {
+    let solid: Vec<_> = lex(input)
+        .into_iter()
+        .filter(|l| !matches!(l.class, Class::Space | Class::Comment))
+        .collect();
+    let zero = |start: usize, end: usize| {
+        Patch::of(vec![Cut {
+            start,
+            end,
+            with: b"0".to_vec(),
+            adjust: None,
+        }])
+    };
+    let mut out = Vec::new();
+    for (i, l) in solid.iter().enumerate() {
+        let text = &input[l.start..l.end];
+        if l.class == Class::Literal && text == b"\"\"" {
+            out.extend(zero(l.start, l.end));
+            continue;
+        }
+        let after_value_sign =
+            i > 0 && matches!(&input[solid[i - 1].start..solid[i - 1].end], b":" | b"=");
+        let closes = |open: &[u8], close: &[u8]| {
+            text == open
+                && solid
+                    .get(i + 1)
+                    .is_some_and(|n| &input[n.start..n.end] == close)
+        };
+        if after_value_sign && (closes(b"{", b"}") || closes(b"[", b"]")) {
+            out.extend(zero(l.start, solid[i + 1].end));
+        }
+    }
     out
 }
 
@@ -74,13 +117,29 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    #[test]
+    fn an_empty_value_becomes_zero_but_not_a_body() {
+        let results = |input: &str| -> Vec<String> {
+            candidates(input.as_bytes())
+                .iter()
+                .map(|p| String::from_utf8(p.apply(input.as_bytes()).unwrap()).unwrap())
+                .collect()
+        };
+        assert!(results(r#"{"status":""}"#).contains(&r#"{"status":0}"#.to_string()));
+        assert_eq!(results("class C:{}"), ["class C:0"]);
+        assert_eq!(results("x = [ ]"), ["x = 0"]);
+        assert!(results("int f(){}").is_empty());
+        assert_eq!(results("def f():\"\""), ["def f():0"]);
+    }
+
     proptest! {
         #[test]
         fn cuts_stay_inside_quotes_and_keep_escapes_whole(
             inside in proptest::collection::vec(prop_oneof![Just("a"), Just("\\n"), Just("\\\""), Just("é"), Just(" ")], 0..12),
         ) {
             let input = format!("x(\"{}\");", inside.concat()).into_bytes();
-            for p in candidates(&input) {
+            // The shortenings (an empty literal's `0` replaces the quotes too).
+            for p in candidates(&input).iter().filter(|p| p.cuts()[0].with.is_empty()) {
                 let c = &p.cuts()[0];
                 prop_assert!(c.start > 2 && c.end < input.len() - 2);
                 let mut out = input.clone();
