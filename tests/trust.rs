@@ -362,16 +362,7 @@ fn a_test_does_not_outlive_a_killed_myhill() {
 #[test]
 fn a_resume_removes_the_test_directories_a_killed_run_left() {
     let case = simple_case();
-    let (started, hold) = (case.path("started"), case.path("hold"));
-    case.script(
-        "held.sh",
-        &format!(
-            "touch {}\nwhile [ -e {} ]; do sleep 0.02; done\ngrep -q '^line 17$' \"$1\"",
-            started.display(),
-            hold.display()
-        ),
-    );
-    case.file("hold", b"");
+    let (started, hold) = held_test(&case);
     let mut child = case
         .command(&[
             "reduce",
@@ -467,11 +458,9 @@ fn a_flaky_test_is_not_taken_for_one_that_needs_its_directory() {
     assert!(!err.contains("depends on its working directory"), "{err}");
 }
 
-/// Small words: a run stopped by Ctrl-C in its first check is listed as stopped, not
-/// killed; one file is "1 file"; a timeout stretched for many jobs per core is said.
-#[test]
-fn runs_list_files_and_the_shared_timeout_say_what_is_so() {
-    let case = simple_case();
+/// `held.sh`: a test that says it started (`started`), then waits while `hold` exists, then
+/// keeps line 17; returns the two paths.
+fn held_test(case: &Case) -> (std::path::PathBuf, std::path::PathBuf) {
     let (started, hold) = (case.path("started"), case.path("hold"));
     case.script(
         "held.sh",
@@ -482,6 +471,15 @@ fn runs_list_files_and_the_shared_timeout_say_what_is_so() {
         ),
     );
     case.file("hold", b"");
+    (started, hold)
+}
+
+/// Small words: a run stopped by Ctrl-C in its first check is listed as stopped, not
+/// killed; one file is "1 file"; a timeout stretched for many jobs per core is said.
+#[test]
+fn runs_list_files_and_the_shared_timeout_say_what_is_so() {
+    let case = simple_case();
+    let (started, hold) = held_test(&case);
     let mut child = case
         .command(&["reduce", "-j1", "-o", "out.txt", "./held.sh", "in.txt"])
         .stderr(std::process::Stdio::null())
@@ -554,16 +552,7 @@ fn half_made_run_directories_of_dead_processes_are_removed_and_live_ones_kept() 
 #[test]
 fn a_second_in_place_run_on_the_same_input_is_refused_naming_the_first() {
     let case = simple_case();
-    let (started, hold) = (case.path("started"), case.path("hold"));
-    case.script(
-        "held.sh",
-        &format!(
-            "touch {}\nwhile [ -e {} ]; do sleep 0.02; done\ngrep -q '^line 17$' \"$1\"",
-            started.display(),
-            hold.display()
-        ),
-    );
-    case.file("hold", b"");
+    let (started, hold) = held_test(&case);
     let mut first = case
         .command(&["reduce", "-j1", "--run-dir", "run", "./held.sh", "in.txt"])
         .stderr(std::process::Stdio::null())
