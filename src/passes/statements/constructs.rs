@@ -557,8 +557,6 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
                 .push((l.start, l.end));
         }
     }
-    let uses: std::collections::HashMap<&[u8], usize> =
-        occurrences.iter().map(|(w, at)| (*w, at.len())).collect();
     let mut out = Vec::new();
     // Indexes by a name, to `0`: they remove next to nothing, so they come last.
     let mut indexes = Vec::new();
@@ -574,7 +572,7 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
         }
         statements(input, seq, &mut out);
         for k in 0..seq.len() {
-            if is_word(text(k)) && uses.get(text(k)) == Some(&1) {
+            if is_word(text(k)) && occurrences.get(text(k)).map(Vec::len) == Some(1) {
                 unused(input, seq, k, &mut out);
             }
             match text(k) {

@@ -24,7 +24,7 @@
 
 use crate::cx::Cx;
 use crate::kind::Kind;
-use crate::lex::{Class, lex};
+use crate::lex::{Class, Lexeme, lex};
 use crate::passes::patch::{Cut, Patch, SweepPass};
 
 /// Shortens string literals; see the module doc.
@@ -47,8 +47,9 @@ fn boundaries(inside: &[u8], offset: usize) -> Vec<usize> {
 }
 
 fn candidates(input: &[u8], kind: Kind) -> Vec<Patch> {
+    let lexemes = lex(input);
     let mut out = Vec::new();
-    for l in lex(input) {
+    for l in &lexemes {
         if l.class != Class::Literal || input[l.start] != b'"' {
             continue;
         }
@@ -63,7 +64,7 @@ fn candidates(input: &[u8], kind: Kind) -> Vec<Patch> {
         out.push(Patch::delete(b[0], half));
     }
     if !kind.is_statement_code() {
-        out.extend(empty_values(input));
+        out.extend(empty_values(input, &lexemes));
     }
     out.retain(|p| p.removed() > 0);
     out.sort_by_key(|p| std::cmp::Reverse(p.removed()));
@@ -74,9 +75,8 @@ fn candidates(input: &[u8], kind: Kind) -> Vec<Patch> {
 /// Each empty value replaced by `0`: a `""` literal, or an empty `{}` or `[]` right
 /// after a `:` or `=` (spaces between allowed). A `{}` elsewhere is mostly a body, which `0`
 /// never replaces.
-fn empty_values(input: &[u8]) -> Vec<Patch> {
-    let solid: Vec<_> = lex(input)
-        .into_iter()
+fn empty_values(input: &[u8], lexemes: &[Lexeme]) -> Vec<Patch> {
+    let solid: Vec<&Lexeme> = (lexemes.iter())
         .filter(|l| !matches!(l.class, Class::Space | Class::Comment))
         .collect();
     let zero = |start: usize, end: usize| {
