@@ -218,6 +218,16 @@ impl Kind {
         )
     }
 
+    /// Whether the kind's functions state their result type before their name and may return
+    /// `void` (the C family; statement code of no known language is taken for it): a
+    /// function's type can become `void` with its `return` statements.
+    pub fn has_void_functions(self) -> bool {
+        matches!(
+            self,
+            Kind::C | Kind::Cpp | Kind::Java | Kind::CSharp | Kind::ObjectiveC | Kind::Statements
+        )
+    }
+
     /// Whether the kind is one record a line: runs of lines go by binary splitting before the
     /// tree, which would spend a test a line.
     pub fn is_line_records(self) -> bool {

@@ -212,11 +212,17 @@ fn is_word(text: &[u8]) -> bool {
 /// A function definition whose parameters are element `k` of `seq` (a `(..)` group): the
 /// name before it, qualifiers and a constructor's initializer list after it, then a `{..}`
 /// body. Candidate: the definition deleted from the start of its declaration (after the last
-/// `;`, block, access label or directive line before it). Returns whether it is one.
-fn definition(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patch>) -> bool {
+/// `;`, block, access label or directive line before it). Returns where the declaration
+/// starts and which element is the body, if it is one.
+fn definition(
+    input: &[u8],
+    seq: &[(usize, usize)],
+    k: usize,
+    out: &mut Vec<Patch>,
+) -> Option<(usize, usize)> {
     let text = |i: usize| &input[seq[i].0..seq[i].1];
     if k == 0 || !is_word(text(k - 1)) || NOT_A_FUNCTION.contains(&text(k - 1)) {
-        return false;
+        return None;
     }
     let mut body = k + 1;
     while body < seq.len() && (SPECIFIERS.contains(&text(body)) || text(body) == b"&") {
@@ -227,14 +233,10 @@ fn definition(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patc
         && seq.get(body + 1).is_none_or(|_| text(body + 1) != b":")
     {
         // A constructor's initializer list, up to the body.
-        let Some(b) = (body + 1..seq.len()).find(|&i| text(i) == b";" || is_group(text(i), b'{'))
-        else {
-            return false;
-        };
-        body = b;
+        body = (body + 1..seq.len()).find(|&i| text(i) == b";" || is_group(text(i), b'{'))?;
     }
     if body >= seq.len() || !is_group(text(body), b'{') {
-        return false;
+        return None;
     }
     let mut start = k - 1;
     while start > 0 {
@@ -247,11 +249,11 @@ fn definition(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patc
         }
         if before == b":" && !(start >= 2 && text(start - 2) == b":") {
             // A member's initializer in a constructor's list, or a base: no declaration.
-            return false;
+            return None;
         }
         if before == b"=" || before == b"," {
             // An initializer or a list, not a declaration of its own.
-            return false;
+            return None;
         }
         if before == b"#" {
             // A directive line ends at its newline: the declaration starts on the next line.
@@ -263,7 +265,48 @@ fn definition(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Patc
         start -= 1;
     }
     out.extend(delete(seq[start].0, seq[body].1));
-    true
+    Some((start, body))
+}
+
+/// A function made to return nothing: the type before its name (`static int*`, words and
+/// `*` or `&` only) becomes `void`, and every `return` in its body goes, its value left as
+/// a statement (`int f(){g();return 0;}` to `void f(){g(); 0;}`). A function whose value no
+/// caller needs keeps its `return` statements and its type only because they agree; no
+/// deletion changes both. C-Vise's `return-void` makes the same edit on the parsed program.
+/// `main` keeps its `int`, as the languages require.
+fn returning_void(
+    input: &[u8],
+    seq: &[(usize, usize)],
+    (start, name, body): (usize, usize, usize),
+    returns: &[(usize, usize)],
+    out: &mut Vec<Patch>,
+) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    let head = start..name;
+    let typed = !head.is_empty()
+        && head.clone().any(|i| is_word(text(i)))
+        && head
+            .clone()
+            .all(|i| is_word(text(i)) || matches!(text(i), b"*" | b"&"));
+    if !typed || text(name) == b"main" || (name == start + 1 && text(start) == b"void") {
+        return;
+    }
+    let (open, close) = seq[body];
+    let joined = seq[name - 1].1 == seq[name].0;
+    let mut cuts = vec![Cut {
+        start: seq[start].0,
+        end: seq[name - 1].1,
+        with: if joined { b"void " } else { &b"void"[..] }.to_vec(),
+        adjust: None,
+    }];
+    let inside = returns.partition_point(|&(s, _)| s < open);
+    cuts.extend(
+        returns[inside..]
+            .iter()
+            .take_while(|&&(s, _)| s < close)
+            .map(|&(s, e)| Cut::delete(s, e)),
+    );
+    out.extend(Patch::of(cuts));
 }
 
 /// In the parameters `params` of a function's declarator (a `(..)` group after a name), each
@@ -319,11 +362,13 @@ fn initializer(input: &[u8], seq: &[(usize, usize)], k: usize, out: &mut Vec<Pat
 type Occurrences<'a> = std::collections::HashMap<&'a [u8], Vec<(usize, usize)>>;
 
 /// A copy propagated: a declaration `T.. name = value;` whose value is one element (a word, a
-/// number, a literal or a `(..)` group), deleted, with `value` spelled in place of `name` at
-/// every later use up to the end of the enclosing sequence (`let z=x;let w=z;w` to
-/// `let w=x;w`, then to `x`). A member access (`.name`, `->name`, `::name`) is not a use.
-/// C-Vise's `copy-propagation` does this on the parsed program; here it is one candidate per
-/// declaration, and the test says whether the value meant the same there.
+/// number, a literal or a `(..)` group), or one after a prefix operator (`&w`, `*p`, `-1`,
+/// `!x`, `~x`), deleted, with `value` spelled in place of `name` at every later use up to the
+/// end of the enclosing sequence (`let z=x;let w=z;w` to `let w=x;w`, then to `x`). A member
+/// access (`.name`, `->name`, `::name`) is not a use; a prefixed value after an operator gets
+/// a space, so that `a-b` becomes `a- -1`, not `a--1`. C-Vise's `copy-propagation` does
+/// this on the parsed program; here it is one candidate per declaration, and the test says
+/// whether the value meant the same there.
 fn propagate(
     input: &[u8],
     seq: &[(usize, usize)],
@@ -332,37 +377,47 @@ fn propagate(
     out: &mut Vec<Patch>,
 ) {
     let text = |i: usize| &input[seq[i].0..seq[i].1];
-    if k < 2 || k + 2 >= seq.len() || text(k + 2) != b";" || !is_word(text(k - 1)) {
+    let prefixed = k + 3 < seq.len() && matches!(text(k + 1), b"&" | b"*" | b"-" | b"!" | b"~");
+    let end = if prefixed { k + 3 } else { k + 2 };
+    if k < 2 || end >= seq.len() || text(end) != b";" || !is_word(text(k - 1)) {
         return;
     }
-    let start = (0..k - 1)
-        .rev()
-        .find(|&i| !is_word(text(i)))
-        .map_or(0, |i| i + 1);
+    let in_head = |i: usize| is_word(text(i)) || matches!(text(i), b"*" | b"&");
+    let start = (0..k - 1).rev().find(|&i| !in_head(i)).map_or(0, |i| i + 1);
     let head_ends_statement = start == 0 || {
         let before = text(start - 1);
         before == b";" || is_group(before, b'{')
     };
-    if start == k - 1 || !head_ends_statement {
+    if start == k - 1 || !is_word(text(start)) || !head_ends_statement {
         return;
     }
-    let value = text(k + 1);
-    let single = is_group(value, b'(')
-        || value
+    let element = text(end - 1);
+    let single = is_group(element, b'(')
+        || element
             .first()
             .is_some_and(|&b| crate::lex::is_word_byte(b) || b == b'"' || b == b'\'')
-            && !value.contains(&b'\n');
+            && !element.contains(&b'\n');
     if !single {
         return;
     }
-    let (after, scope_end) = (seq[k + 2].1, seq[seq.len() - 1].1);
+    let value = &input[seq[k + 1].0..seq[end - 1].1];
+    let (after, scope_end) = (seq[end].1, seq[seq.len() - 1].1);
     let member = |at: usize| {
         let before = input[..at].trim_ascii_end();
         before.ends_with(b".") || before.ends_with(b"->") || before.ends_with(b"::")
     };
+    let spelled = |at: usize| {
+        let operator_before = at > 0 && b"&*-+!~|<>=/%^".contains(&input[at - 1]);
+        let mut with = Vec::with_capacity(value.len() + 1);
+        if prefixed && operator_before {
+            with.push(b' ');
+        }
+        with.extend_from_slice(value);
+        with
+    };
     let uses = occurrences.get(text(k - 1)).map_or(&[][..], Vec::as_slice);
     let first = uses.partition_point(|&(s, _)| s < after);
-    let mut cuts = vec![Cut::delete(seq[start].0, run_end(input, seq, k + 2))];
+    let mut cuts = vec![Cut::delete(seq[start].0, run_end(input, seq, end))];
     cuts.extend(
         uses[first..]
             .iter()
@@ -371,7 +426,7 @@ fn propagate(
             .map(|&(s, e)| Cut {
                 start: s,
                 end: e,
-                with: value.to_vec(),
+                with: spelled(s),
                 adjust: None,
             }),
     );
@@ -535,8 +590,9 @@ fn statements(input: &[u8], seq: &[(usize, usize)], out: &mut Vec<Patch>) {
     }
 }
 
-/// The candidates on `s`'s input, the one that removes the most first.
-fn candidates(s: &Nesting) -> Vec<Patch> {
+/// The candidates on `s`'s input, the one that removes the most first. `typed_returns`: the
+/// language declares a function's result type before its name and has `void` (the C family).
+fn candidates(s: &Nesting, typed_returns: bool) -> Vec<Patch> {
     let input = s.input();
     let total: usize = s.sequences().iter().map(Vec::len).sum();
     if total > Constructs::MAX_ELEMENTS {
@@ -611,8 +667,12 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
                     out.extend(delete(seq[k].0, run_end(input, seq, k)))
                 }
                 t if is_group(t, b'(') => {
-                    if definition(input, seq, k, &mut out) {
+                    if let Some((start, body)) = definition(input, seq, k, &mut out) {
                         defined.push((text(k - 1), seq[k].0));
+                        if typed_returns {
+                            let returns = occurrences.get(&b"return"[..]).map_or(&[][..], |r| r);
+                            returning_void(input, seq, (start, k - 1, body), returns, &mut out);
+                        }
                     }
                     let named = k > 0 && is_word(text(k - 1));
                     if named
@@ -705,7 +765,7 @@ impl SweepPass for Constructs {
     const NAME: &'static str = "constructs";
 
     fn patches(driver: &Cx) -> Vec<Patch> {
-        candidates(&driver.nesting())
+        candidates(&driver.nesting(), driver.kind().has_void_functions())
     }
 }
 
@@ -714,7 +774,7 @@ mod tests {
     use super::*;
 
     fn results(input: &str) -> Vec<String> {
-        candidates(&Nesting::new(input.as_bytes()))
+        candidates(&Nesting::new(input.as_bytes()), true)
             .iter()
             .map(|p| String::from_utf8(p.apply(input.as_bytes()).unwrap()).unwrap())
             .collect()
@@ -751,9 +811,18 @@ mod tests {
             let want = format!("struct C{{{want}int a,b,c;}};");
             assert!(r.contains(&want), "{want} in {r:?}");
         }
-        // `std::` is a qualifier, not a list: the definition, the `return` and the qualifier go.
+        // `std::` is a qualifier, not a list: the definition, the `return`, the type with the
+        // `return` and the qualifier go.
         let r = results("int f(){return std::g(1);}");
-        assert_eq!(r, ["", "int f(){}", "int f(){return g(1);}"]);
+        assert_eq!(
+            r,
+            [
+                "",
+                "int f(){}",
+                "void f(){ std::g(1);}",
+                "int f(){return g(1);}"
+            ]
+        );
     }
 
     #[test]
@@ -818,6 +887,43 @@ mod tests {
         // A directive line is not a statement's head.
         let r = results("#define X 1\nint a;");
         assert!(!r.contains(&"int a;".to_string()), "{r:?}");
+    }
+
+    #[test]
+    fn a_prefixed_copy_is_spelled_apart_from_an_operator_before_it() {
+        let r = results("int w;int c(){int*b= &w;*b^0;return 0;}");
+        assert!(
+            r.contains(&"int w;int c(){* &w^0;return 0;}".to_string()),
+            "{r:?}"
+        );
+        let r = results("int f(int a){int d=-1;return a-d;}");
+        assert!(
+            r.contains(&"int f(int a){return a- -1;}".to_string()),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn a_function_returns_void_without_its_returns_but_main_keeps_its_int() {
+        let r = results("static int*d(){g();if(x)return 1;return**a;}int main(){return 0;}");
+        assert!(
+            r.contains(&"void d(){g();if(x) 1;**a;}int main(){return 0;}".to_string()),
+            "{r:?}"
+        );
+        assert!(!r.iter().any(|c| c.contains("void main")), "{r:?}");
+        for unchanged in [
+            "void f(){return;}",
+            "int A::f(){return 1;}",
+            "f(){return 1;}",
+        ] {
+            let r = results(unchanged);
+            assert!(
+                !r.iter()
+                    .any(|c| c.contains("void") && !unchanged.contains("void")),
+                "{r:?}"
+            );
+            assert!(!r.iter().any(|c| c.starts_with("void f(){;}")), "{r:?}");
+        }
     }
 
     #[test]
