@@ -40,6 +40,10 @@ use crate::units::Units;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The tests over which a pass's yield is judged for a hand-over: as many as a sweep may
+/// fail in a row (the schedule's `SWEEP_PATIENCE`).
+pub(crate) const HAND_OVER_WINDOW: u64 = crate::schedule::SWEEP_PATIENCE as u64;
+
 /// What a pass runs with: the driver, the sweeps' memory and the ledger.
 pub struct Cx<'o> {
     pub(crate) driver: Driver<'o>,
@@ -313,13 +317,22 @@ impl<'o> Cx<'o> {
         self.ledger.time(counter, time);
     }
 
-    /// Starts attributing tests and reductions to the pass `name`.
+    /// Starts attributing tests and reductions to the pass `name`, and watches its yield:
+    /// with a [`Cx::yield_floor`], once its last 50 tests (`HAND_OVER_WINDOW`) removed less than
+    /// the floor a test, its next test ends it with [`Stop::HandOver`]. A pass that runs
+    /// passes of its own (on each file of a tree) gives its watch over to theirs.
     pub fn begin_pass(&mut self, name: &str) {
         self.ledger.begin_pass(&mut self.driver, name);
+        let (floor, len) = (self.sweeps.yield_floor, self.driver.best().len());
+        self.driver
+            .evaluator()
+            .watch_yield(floor, HAND_OVER_WINDOW, len);
     }
 
-    /// Stops attributing to the current pass; `skipped` says the user skipped it.
+    /// Stops attributing to the current pass and watching it; `skipped` says the user
+    /// skipped it.
     pub fn end_pass(&mut self, skipped: bool) {
+        self.driver.evaluator().watch_yield(None, 0, 0);
         self.ledger.end_pass(&mut self.driver, skipped);
     }
 
@@ -334,8 +347,8 @@ impl<'o> Cx<'o> {
     }
 
     /// What the other passes are expected to remove per test now, if the running pass is to
-    /// hand its tests over to them when it pays less: binary splitting over words stops when
-    /// its recent yield falls below it, and goes on from where it stopped in a later round.
+    /// hand its tests over to them when it pays less (see [`Cx::begin_pass`]): a remembering
+    /// split goes on from where it stopped in a later round, other passes start again.
     /// Set by the round engine for each pass of a patient round; `None` otherwise.
     pub fn yield_floor(&self) -> Option<f64> {
         self.sweeps.yield_floor

@@ -195,6 +195,7 @@ impl<'o> Driver<'o> {
 
     /// The one way the best changes: its nesting goes with it.
     fn set_best(&mut self, best: Arc<Vec<u8>>) {
+        self.eval.best_changed(best.len());
         self.best = best;
         self.nesting.built = OnceCell::new();
     }

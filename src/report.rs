@@ -54,18 +54,22 @@ pub enum Stop {
     Budget,
     /// The running pass was skipped ([`crate::process::Control::skip_pass`]); the run goes on.
     SkipPass,
+    /// The running pass handed its tests over to passes expected to pay more a test (its
+    /// recent yield fell below theirs); the run goes on.
+    HandOver,
     /// The oracle could not run a test at all.
     Oracle(String),
 }
 
 impl Stop {
     /// A stable name for machine-readable output: `interrupted`, `budget`, `skip_pass`,
-    /// `test_error`.
+    /// `hand_over`, `test_error`.
     pub fn name(&self) -> &'static str {
         match self {
             Stop::Interrupted => "interrupted",
             Stop::Budget => "budget",
             Stop::SkipPass => "skip_pass",
+            Stop::HandOver => "hand_over",
             Stop::Oracle(_) => "test_error",
         }
     }
@@ -77,6 +81,7 @@ impl std::fmt::Display for Stop {
             Stop::Interrupted => f.write_str("interrupted"),
             Stop::Budget => f.write_str("test budget used up"),
             Stop::SkipPass => f.write_str("pass skipped"),
+            Stop::HandOver => f.write_str("pass handed over"),
             Stop::Oracle(msg) => write!(f, "the test could not be run: {msg}"),
         }
     }
@@ -169,6 +174,9 @@ counters! {
     SweepRemembered = "sweep.remembered", Sum;
     /// Sweeps stopped after too many failures in a row.
     SweepPatienceStops = "sweep.patience_stops", Sum;
+    /// Pass runs that handed their tests over to passes expected to pay more a test (their
+    /// last tests' yield fell below the most another pass is expected to pay).
+    HandOvers = "reduction.hand_overs", Sum;
     /// Runs of binary splitting over words that handed their tests over to passes expected
     /// to pay more per test.
     SplitHandOvers = "split.hand_overs", Sum;

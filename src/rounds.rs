@@ -199,11 +199,18 @@ fn run_pass(
     cx.begin_pass(&row);
     let result = pass.run(cx);
     cx.evaluator().set_lookahead(Vec::new());
+    let handed_over = result == Err(Stop::HandOver);
+    let result = if handed_over {
+        cx.count(Counter::HandOvers, 1);
+        Ok(())
+    } else {
+        result
+    };
     cx.end_pass(result == Err(Stop::SkipPass));
     let figures = PassRun {
         tests: cx.evaluator().stats().tests_run - tests_before,
         removed: start.len().saturating_sub(cx.best().len()) as u64,
-        cut_short: cx.sweeps.take_cut_short(),
+        cut_short: cx.sweeps.take_cut_short() || handed_over,
         stale: cx.sweeps.take_stale_failures(),
         left: cx.best().len() as u64,
         skipped: cx.counted(Counter::SweepRemembered) - skipped_before,

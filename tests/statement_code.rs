@@ -389,3 +389,47 @@ fn a_token_split_removing_less_than_a_tenth_of_a_byte_a_test_hands_over() {
         "{first} + {second} tests, {uninterrupted} uninterrupted"
     );
 }
+
+#[test]
+fn any_pass_removing_less_than_a_tenth_of_a_byte_a_test_hands_over_below_the_floor() {
+    use myhill::{
+        Stop,
+        eval::EvalOptions,
+        passes::{Cx, SweepMode},
+        strategy::pass_named,
+    };
+    // 300 needed tokens and 3 the test does not need: whatever order a pass takes, it
+    // removes less than a tenth of a byte a test.
+    let mut input = String::new();
+    for i in 0..300 {
+        input.push_str(&format!("n{i:03} "));
+        if i % 100 == 50 {
+            input.push_str("; ");
+        }
+    }
+    let oracle = FnOracle::new(|c: &[u8]| {
+        let t = String::from_utf8_lossy(c);
+        (0..300).all(|i| t.contains(&format!("n{i:03}")))
+    });
+    // Without patience only the yield can stop a sweep early.
+    let run = |name: &str, floor: Option<f64>| {
+        let mut cx = Cx::new(input.clone().into_bytes(), &oracle, EvalOptions::bare());
+        cx.set_sweep_mode(SweepMode {
+            remember: true,
+            patience: None,
+        });
+        cx.set_yield_floor(floor);
+        cx.begin_pass(name);
+        let ended = pass_named(name).unwrap().run(&mut cx);
+        cx.end_pass(false);
+        (ended, cx.report().eval.tests_run)
+    };
+    for name in ["intervals/tokens", "tpdd/tree", "siblings"] {
+        let (ended, tests) = run(name, None);
+        assert_eq!(ended, Ok(()), "{name}");
+        assert!(tests > 100, "{name}: {tests} tests to its end");
+        // A waiting pass is expected to pay a byte a test: this one hands over after 50.
+        let (ended, tests) = run(name, Some(1.0));
+        assert_eq!((ended, tests), (Err(Stop::HandOver), 50), "{name}");
+    }
+}

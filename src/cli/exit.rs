@@ -78,7 +78,7 @@ impl Ended {
     /// How a finished reduction ended.
     pub fn of_stop(stop: Option<&Stop>) -> Ended {
         match stop {
-            None | Some(Stop::SkipPass) => Ended::Done,
+            None | Some(Stop::SkipPass | Stop::HandOver) => Ended::Done,
             Some(Stop::Budget) => Ended::Budget,
             Some(Stop::Interrupted) => Ended::Interrupted,
             Some(Stop::Oracle(_)) => Ended::TestError,

@@ -43,7 +43,7 @@ pub use verdicts::{VerdictStore, content_key};
 
 use crate::oracle::{Cancel, Control, Oracle, OracleError, Outcome, Verdict};
 use crate::report::{EvalStats, Event, Events, Stop};
-use budget::Budget;
+use budget::{Budget, YieldWatch};
 use pool::{Pool, Runs};
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -145,6 +145,9 @@ pub struct Evaluator<'o> {
     drain: bool,
     /// Candidates the next passes will test first (see [`Evaluator::set_lookahead`]).
     lookahead: VecDeque<Vec<u8>>,
+    /// The running pass's yield, if it hands over when it plods (see
+    /// [`Evaluator::watch_yield`]).
+    watch: Option<YieldWatch>,
 }
 
 impl<'o> Evaluator<'o> {
@@ -166,6 +169,24 @@ impl<'o> Evaluator<'o> {
             reported: None,
             drain: false,
             lookahead: VecDeque::new(),
+            watch: None,
+        }
+    }
+
+    /// From now on, until the next call, stops the running pass with [`Stop::HandOver`] once
+    /// its last `window` tests removed less than `floor` bytes a test (`None`: never); `len`
+    /// is the best's length now. The owner of the best tells of each change through
+    /// [`Evaluator::best_changed`].
+    pub(crate) fn watch_yield(&mut self, floor: Option<f64>, window: u64, len: usize) {
+        let tests = self.stats.tests_run;
+        self.watch = floor.map(|floor| YieldWatch::new(floor, window, tests, len));
+    }
+
+    /// The best is now `len` bytes long.
+    pub(crate) fn best_changed(&mut self, len: usize) {
+        let tests = self.stats.tests_run;
+        if let Some(watch) = &mut self.watch {
+            watch.best_changed(tests, len);
         }
     }
 
@@ -294,6 +315,12 @@ impl<'o> Evaluator<'o> {
             Err(Stop::Interrupted)
         } else if control.skip_requested() {
             Err(Stop::SkipPass)
+        } else if self
+            .watch
+            .as_ref()
+            .is_some_and(|w| w.plods(self.stats.tests_run))
+        {
+            Err(Stop::HandOver)
         } else {
             Ok(())
         }
