@@ -236,6 +236,8 @@ struct Cutter {
     /// The open form's start, and whether it holds an opened group (then it is not a form of
     /// its own: its group's contents are).
     form: Option<(usize, bool)>,
+    /// Whether the open form holds a group opened for its size (not a namespace's).
+    large: bool,
     directive: bool,
     pending: Option<Element>,
     /// The run the next form belongs to; a new one after each opened group.
@@ -247,6 +249,7 @@ impl Cutter {
         Cutter {
             mode,
             form: None,
+            large: false,
             directive: false,
             pending: None,
             run,
@@ -255,7 +258,7 @@ impl Cutter {
 
     /// Decides whether the form ends after the pending element, given where the next element
     /// starts and whether it is a directive (`None`: the sequence ends).
-    fn settle(&mut self, input: &[u8], next: Option<(usize, bool)>, out: &mut Vec<Form>) {
+    fn settle(&mut self, input: &[u8], next: Option<(usize, bool)>, out: &mut Found) {
         let Some(e) = self.pending.take() else { return };
         let newline_after = next.is_none_or(|(at, _)| input[e.end..at].contains(&b'\n'));
         let next_directive = next.is_some_and(|(_, d)| d) && newline_after;
@@ -272,17 +275,19 @@ impl Cutter {
         } || next.is_none();
         if ends && let Some((start, opened)) = self.form.take() {
             if !opened {
-                out.push(Form {
+                out.forms.push(Form {
                     start: start as u32,
                     end: e.end as u32,
                     seq: self.run,
                 });
+            } else if std::mem::take(&mut self.large) {
+                out.wrappers.push((start as u32, e.end as u32));
             }
             self.directive = false;
         }
     }
 
-    fn element(&mut self, input: &[u8], e: Element, out: &mut Vec<Form>) {
+    fn element(&mut self, input: &[u8], e: Element, out: &mut Found) {
         self.settle(input, Some((e.start, e.kind == Kind::Directive)), out);
         if self.form.is_none() {
             self.form = Some((e.start, false));
@@ -291,23 +296,40 @@ impl Cutter {
         self.pending = Some(e);
     }
 
-    /// An opened group starts at `at`: the form around it is not a form of its own.
-    fn opened(&mut self, input: &[u8], at: usize, out: &mut Vec<Form>) {
+    /// An opened group starts at `at` (`declarations`: a namespace's or linkage block's):
+    /// the form around it is not a form of its own.
+    fn opened(&mut self, input: &[u8], at: usize, declarations: bool, out: &mut Found) {
         self.settle(input, Some((at, false)), out);
         let start = self.form.map_or(at, |(s, _)| s);
         self.form = Some((start, true));
+        self.large |= !declarations;
     }
+}
+
+/// What [`forms_and_wrappers`] finds.
+#[derive(Default)]
+struct Found {
+    forms: Vec<Form>,
+    wrappers: Vec<(u32, u32)>,
 }
 
 /// The forms of `input`, in order; a group longer than `open_above` bytes is opened: its
 /// contents are forms, and the form around it is not one.
 pub(crate) fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
+    forms_and_wrappers(input, open_above).0
+}
+
+/// The [`forms`] of `input`, and the forms around the groups opened for their size (a
+/// `static T x[] = {..};` holding most of the input), each whole (start, end), in order: the
+/// runs of forms never hold one whole, yet where the test needs nothing of it, deleting it
+/// whole is the one candidate that removes it.
+pub(crate) fn forms_and_wrappers(input: &[u8], open_above: usize) -> (Vec<Form>, Vec<(u32, u32)>) {
     if input.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     if !is_text(input) {
         let size = input.len().div_ceil(MAX_BLOCKS).max(64);
-        return (0..input.len())
+        let blocks = (0..input.len())
             .step_by(size)
             .map(|s| Form {
                 start: s as u32,
@@ -315,6 +337,7 @@ pub(crate) fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
                 seq: 0,
             })
             .collect();
+        return (blocks, Vec::new());
     }
     let pairs = bracket_pairs(input);
     // First walk: how each reported sequence's forms end (by `;`, by `,`, or by lines).
@@ -335,7 +358,7 @@ pub(crate) fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
     };
     // Second walk: the forms. Runs get ids of their own; the cutters of open sequences
     // stack up as groups open.
-    let mut out = Vec::new();
+    let mut out = Found::default();
     let mut cutters: Vec<Cutter> = vec![Cutter::new(mode(0), 0)];
     let mut next_run = 1u32;
     walk(input, &pairs, open_above, &mut |step| match step {
@@ -343,9 +366,13 @@ pub(crate) fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
             let cutter = cutters.last_mut().expect("a cutter per open sequence");
             cutter.element(input, e, &mut out);
         }
-        Step::Open { child, at, .. } => {
+        Step::Open {
+            child,
+            at,
+            declarations,
+        } => {
             let cutter = cutters.last_mut().expect("a cutter per open sequence");
-            cutter.opened(input, at, &mut out);
+            cutter.opened(input, at, declarations, &mut out);
             cutters.push(Cutter::new(mode(child), next_run));
             next_run += 1;
         }
@@ -358,8 +385,8 @@ pub(crate) fn forms(input: &[u8], open_above: usize) -> Vec<Form> {
             }
         }
     });
-    out.shrink_to_fit();
-    out
+    out.forms.shrink_to_fit();
+    (out.forms, out.wrappers)
 }
 
 /// The bytes deleted with forms `a..b` of one sequence: from the first one's start to the next

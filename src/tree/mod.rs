@@ -52,7 +52,7 @@ mod forms;
 mod infer;
 mod nesting;
 
-pub(crate) use forms::{Form, forms, spans};
+pub(crate) use forms::{Form, forms, forms_and_wrappers, spans};
 pub use infer::{Inferred, infer};
 pub use nesting::{Delim, Group, Nesting};
 

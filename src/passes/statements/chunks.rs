@@ -8,7 +8,8 @@
 //! sweep, down to single forms. A form that holds a large share of the input (a namespace
 //! wrapping most of a preprocessed C++ file, the one object of a JSON document) is opened: its
 //! largest group's contents become forms in its place, so the wrapper does not hide the bulk;
-//! so are namespace and linkage blocks (`namespace a {..}`, `extern "C" {..}`) of any size. A
+//! so are namespace and linkage blocks (`namespace a {..}`, `extern "C" {..}`) of any size;
+//! before the runs, each form opened for its size is tried whole, the largest first. A
 //! run may cross from one group's contents into the next: each stretch inside one group is
 //! deleted, the brackets and heads between stay, so brackets stay balanced.
 //!
@@ -50,8 +51,37 @@ use crate::lex::{Class, bracket_pairs};
 use crate::passes::patch::without_ranges;
 use crate::report::Stop;
 use crate::schedule::Pass;
-use crate::tree::{Form, forms, spans};
+use crate::tree::{Form, forms, forms_and_wrappers, spans};
 use std::collections::HashSet;
+
+/// Deletes each form that holds a group opened for its size, whole, the largest first, again
+/// after each success (what is large changes with the best): the runs of the sweep cut
+/// inside such a form and never take it whole. On a 150 KB Rust file of two `static`
+/// tables, one needed, the unneeded one goes in one test, where runs of its elements fail
+/// for the length its type states.
+fn delete_wrappers(driver: &mut Cx) -> Result<(), Stop> {
+    loop {
+        let best = driver.best_shared();
+        let (_, mut wrappers) = forms_and_wrappers(&best, best.len() / OPEN_SHARE);
+        wrappers.sort_by_key(|&(s, e)| (std::cmp::Reverse(e - s), s));
+        let mut each = wrappers.into_iter();
+        let mut next = || {
+            each.next().map(|(s, e)| {
+                // The whitespace after it goes too, as after a run of forms.
+                let e = e as usize;
+                let e = e + best[e..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count();
+                let range = [(s as usize, e)];
+                (without_ranges(&best, &range), ())
+            })
+        };
+        if driver.try_candidates(&mut next)?.is_none() {
+            return Ok(());
+        }
+    }
+}
 
 /// A form opens into its largest group's contents when it holds more than this fraction of
 /// the input (1/16): a wrapper that large would make the first sweeps all-or-nothing.
@@ -379,7 +409,10 @@ impl Pass for TopChunks {
             return Ok(());
         }
         let mut forms = match self.units {
-            ChunkUnits::Forms => forms(driver.best(), driver.best().len() / OPEN_SHARE),
+            ChunkUnits::Forms => {
+                delete_wrappers(driver)?;
+                forms(driver.best(), driver.best().len() / OPEN_SHARE)
+            }
             ChunkUnits::Bodies => {
                 if !is_text(driver.best()) {
                     return Ok(());
@@ -642,6 +675,31 @@ int main(int argc, char **argv)
     }
 
     #[test]
+    fn a_large_table_nothing_needs_goes_whole_though_its_elements_cannot() {
+        // Two tables whose types state their lengths: no run of elements can go, one table
+        // is needed, the other goes whole in the first test.
+        let table = |name: &str| {
+            let items: Vec<String> = (0..300).map(|i| format!("({i}.5, -{i}.25)")).collect();
+            format!(
+                "pub static {name}: [(f64, f64); 300] = [\n{}\n];\n",
+                items.join(",\n")
+            )
+        };
+        let input = format!("{}{}", table("HIGH"), table("LOW"));
+        let oracle = FnOracle::new(|b: &[u8]| {
+            let t = String::from_utf8_lossy(b);
+            t.contains("static LOW")
+                && t.split("static")
+                    .skip(1)
+                    .all(|d| d.matches('(').count() == 301)
+        });
+        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
+        delete_wrappers(&mut driver).unwrap();
+        assert_eq!(String::from_utf8_lossy(driver.best()), table("LOW"));
+        assert_eq!(driver.report().eval.tests_run, 2);
+    }
+
+    #[test]
     fn a_json_document_opens_down_to_its_records() {
         let records: Vec<String> = (0..50).map(|i| format!("{{\"id\": {i}}}")).collect();
         let input = format!("{{\"items\": [{}]}}", records.join(", "));
@@ -679,9 +737,10 @@ int main(int argc, char **argv)
 
     #[test]
     fn the_whole_list_is_tried_at_the_first_length_only() {
-        // 61 forms, nothing can go: lengths 61, 31, 16, 8, 4, 2, 1 cost 1, 2, 4, 8, 16, 31
-        // and 61 tests, less the chunks the cache answers (the first form is left over alone
-        // at lengths 4, 2 and 1, and tested once).
+        // 61 forms, nothing can go: `b {..}`, opened for its size, whole costs 1 test, then
+        // lengths 61, 31, 16, 8, 4, 2, 1 cost 1, 2, 4, 8, 16, 31 and 61 tests, less the chunks
+        // the cache answers (the first form is left over alone at lengths 4, 2 and 1, and
+        // tested once).
         let body: String = (0..60).map(|i| format!("int v{i};\n")).collect();
         let input = format!("a {{\nx;\ny;\n}}\nb {{\n{body}}}\n");
         let oracle = FnOracle::new(|b: &[u8]| b.len() == input.len());
@@ -690,7 +749,7 @@ int main(int argc, char **argv)
         assert_eq!(forms(input.as_bytes(), input.len() / OPEN_SHARE).len(), 61);
         assert_eq!(
             driver.report().eval.tests_run,
-            1 + 2 + 4 + 8 + 16 + 31 + 61 - 2
+            1 + 1 + 2 + 4 + 8 + 16 + 31 + 61 - 2
         );
     }
 
