@@ -26,7 +26,7 @@
 use crate::cx::Cx;
 use crate::kind::{Kind, is_text};
 use crate::report::Stop;
-use crate::schedule::Pass;
+use crate::schedule::{Checks, Pass};
 
 /// What a pass needs of the input to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +108,18 @@ impl Pass for Gated {
     fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
         if self.needs.met_in(driver) == self.met {
             self.inner.run(driver)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn run_checked<'o>(
+        &mut self,
+        cx: &mut Cx<'o>,
+        checks: &mut Checks<'_, 'o>,
+    ) -> Result<(), Stop> {
+        if self.needs.met_in(cx) == self.met {
+            self.inner.run_checked(cx, checks)
         } else {
             Ok(())
         }

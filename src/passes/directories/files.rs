@@ -43,7 +43,8 @@ use crate::cx::Cx;
 use crate::idset::IdSet;
 use crate::policy::{BinarySplit, Policy};
 use crate::report::{Counter, Stop};
-use crate::schedule::{Pass, Schedule};
+use crate::rounds::NoCheckpoints;
+use crate::schedule::{Checks, Pass, Schedule};
 
 /// Deletes whole entries of a tree: files, symbolic links and directories with what they hold,
 /// the largest first, by binary splitting over the list.
@@ -371,7 +372,9 @@ impl Pass for FilesBypass {
 
 /// Runs a one-file schedule on each regular file of a tree with the rest of the tree as it is
 /// around it. Each file's schedule runs through the round engine (rounds.rs): planned
-/// rounds to its fixpoint, each pass in a row of its own named `pass @ path`.
+/// rounds to its fixpoint, each pass in a row of its own named `pass @ path`, and between
+/// its passes the checkpoints of the run (see [`Pass::run_checked`]: in a reduction, the
+/// whole tree re-run after a pass that changed the file, rolled back if that fails).
 ///
 /// The files go in the order of the references they make to each other (see
 /// [`FilesBypass`]): a file that names no other file first, then the files naming only those,
@@ -411,20 +414,26 @@ impl FilesEach {
     }
 
     /// Runs `schedule` on file `path` of the best tree through the round engine (its rows
-    /// named `pass @ path`), if the file is still there; whether the tree changed.
-    fn reduce_file(driver: &mut Cx, path: &[u8], schedule: &mut Schedule) -> Result<bool, Stop> {
-        let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
+    /// named `pass @ path`, `checks` between its passes), if the file is still there; whether
+    /// the tree changed.
+    fn reduce_file<'o>(
+        cx: &mut Cx<'o>,
+        path: &[u8],
+        schedule: &mut Schedule,
+        checks: &mut Checks<'_, 'o>,
+    ) -> Result<bool, Stop> {
+        let tree = Archive::decode(cx.best()).expect("the passes keep a tree a tree");
         let Some(i) = tree.entries().iter().position(|e| e.path == path) else {
             return Ok(false);
         };
         let splice = tree.splice(i).expect("a regular file");
-        let before = driver.best_shared();
-        driver.focus(&String::from_utf8_lossy(path), splice);
-        driver.count(Counter::FilesEachFiles, 1);
-        let result = crate::rounds::run_within(driver, schedule);
-        driver.unfocus();
+        let before = cx.best_shared();
+        cx.focus(&String::from_utf8_lossy(path), splice);
+        cx.count(Counter::FilesEachFiles, 1);
+        let result = crate::rounds::run_within(cx, schedule, checks);
+        cx.unfocus();
         result?;
-        Ok(driver.best() != before.as_slice())
+        Ok(cx.best() != before.as_slice())
     }
 }
 
@@ -484,8 +493,19 @@ impl Pass for FilesEach {
         self.name.clone()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        let Ok(tree) = Archive::decode(driver.best()) else {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        self.run_checked(cx, &mut Checks::new(&mut NoCheckpoints))
+    }
+
+    /// Each file's schedule takes `checks` between its passes, and so does the deletion
+    /// after a file changed: the tree is re-run after each step that changed it, and rolled
+    /// back if that fails, as between the passes of the whole input.
+    fn run_checked<'o>(
+        &mut self,
+        cx: &mut Cx<'o>,
+        checks: &mut Checks<'_, 'o>,
+    ) -> Result<(), Stop> {
+        let Ok(tree) = Archive::decode(cx.best()) else {
             return Ok(());
         };
         let graph = reference_depths(&tree);
@@ -500,24 +520,27 @@ impl Pass for FilesEach {
             .collect();
         files.sort();
         for (done, (_, _, path)) in files.iter().enumerate() {
-            driver.progress(done as u64, files.len() as u64);
+            cx.progress(done as u64, files.len() as u64);
             // A file deleted since the pass began is skipped.
-            if !Self::reduce_file(driver, path, &mut (self.schedule)())? {
+            if !Self::reduce_file(cx, path, &mut (self.schedule)(), checks)? {
                 continue;
             }
             if let Some(refresh) = &self.refresh {
-                let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
+                let tree = Archive::decode(cx.best()).expect("the passes keep a tree a tree");
                 let roots: Vec<Vec<u8>> = reference_depths(&tree)
                     .into_iter()
                     .filter(|&(i, _, root)| root && tree.entries()[i].path != *path)
                     .map(|(i, _, _)| tree.entries()[i].path.clone())
                     .collect();
                 for root in roots {
-                    Self::reduce_file(driver, &root, &mut refresh())?;
+                    Self::reduce_file(cx, &root, &mut refresh(), checks)?;
                 }
             }
             // What this file no longer uses may go now, before a schedule is spent on it.
-            FilesDelete.run(driver)?;
+            let before = cx.best_shared();
+            FilesDelete.run(cx)?;
+            let paid = cx.best() != before.as_slice();
+            checks.inner.after_pass(cx, paid)?;
         }
         Ok(())
     }
