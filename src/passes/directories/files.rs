@@ -23,9 +23,9 @@
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     Archive::decode(b).is_ok_and(|t| t.entries().iter().any(|e| e.path == b"src/main.c"))
 //! });
-//! let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
-//! FilesDelete.run(&mut driver).unwrap();
-//! let left = Archive::decode(driver.best()).unwrap();
+//! let mut cx = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
+//! FilesDelete.run(&mut cx).unwrap();
+//! let left = Archive::decode(cx.best()).unwrap();
 //! assert_eq!(left.files(), 1);
 //! ```
 //!
@@ -56,8 +56,8 @@ impl Pass for FilesDelete {
         "files/delete".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        let Ok(tree) = Archive::decode(driver.best()) else {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        let Ok(tree) = Archive::decode(cx.best()) else {
             return Ok(());
         };
         let entries = tree.entries();
@@ -90,7 +90,7 @@ impl Pass for FilesDelete {
             Archive::encode_kept(&records, |i| keep[i])
         };
         let mut policy: Box<dyn Policy> = Box::new(BinarySplit::default());
-        driver.run_policy_over(entries.len(), &render, &mut policy)?;
+        cx.run_policy_over(entries.len(), &render, &mut policy)?;
         Ok(())
     }
 }
@@ -114,9 +114,9 @@ impl Pass for FilesHoist {
         "files/hoist".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         loop {
-            let Ok(tree) = Archive::decode(driver.best()) else {
+            let Ok(tree) = Archive::decode(cx.best()) else {
                 return Ok(());
             };
             let files: Vec<usize> = (0..tree.entries().len())
@@ -149,7 +149,7 @@ impl Pass for FilesHoist {
             candidates.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
             candidates.dedup();
             let mut it = candidates.into_iter();
-            if driver
+            if cx
                 .try_candidates(&mut || it.next().map(|c| (c, ())))?
                 .is_none()
             {
@@ -288,9 +288,9 @@ impl Pass for FilesBypass {
         "files/bypass".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         loop {
-            let Ok(tree) = Archive::decode(driver.best()) else {
+            let Ok(tree) = Archive::decode(cx.best()) else {
                 return Ok(());
             };
             let entries = tree.entries();
@@ -360,7 +360,7 @@ impl Pass for FilesBypass {
             candidates.dedup();
             candidates.truncate(Self::MAX_CANDIDATES);
             let mut it = candidates.into_iter();
-            if driver
+            if cx
                 .try_candidates(&mut || it.next().map(|c| (c, ())))?
                 .is_none()
             {
@@ -672,9 +672,9 @@ mod tests {
             Entry::file("lib.sh", 0o644, b"BUG"),
         ])
         .unwrap();
-        let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
-        FilesHoist.run(&mut driver).unwrap();
-        let left = Archive::decode(driver.best()).unwrap();
+        let mut cx = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
+        FilesHoist.run(&mut cx).unwrap();
+        let left = Archive::decode(cx.best()).unwrap();
         assert_eq!(left.entries(), [Entry::file("run.sh", 0o755, b"BUG")]);
     }
 
@@ -720,11 +720,11 @@ mod tests {
         let oracle = FnOracle::new(raises_in_pkg_c);
         assert!(raises_in_pkg_c(&tree.encode()));
         // Moving b.py's content into main.py breaks the relative import.
-        let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
-        FilesHoist.run(&mut driver).unwrap();
-        assert_eq!(Archive::decode(driver.best()).unwrap().files(), 3);
-        FilesBypass.run(&mut driver).unwrap();
-        let left = Archive::decode(driver.best()).unwrap();
+        let mut cx = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
+        FilesHoist.run(&mut cx).unwrap();
+        assert_eq!(Archive::decode(cx.best()).unwrap().files(), 3);
+        FilesBypass.run(&mut cx).unwrap();
+        let left = Archive::decode(cx.best()).unwrap();
         assert_eq!(
             left.entries(),
             [
@@ -767,16 +767,16 @@ mod tests {
     #[test]
     fn the_passes_leave_a_single_file_alone() {
         let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-        let mut driver = Cx::new(b"abxcd".to_vec(), &oracle, EvalOptions::bare());
-        FilesDelete.run(&mut driver).unwrap();
-        FilesBypass.run(&mut driver).unwrap();
+        let mut cx = Cx::new(b"abxcd".to_vec(), &oracle, EvalOptions::bare());
+        FilesDelete.run(&mut cx).unwrap();
+        FilesBypass.run(&mut cx).unwrap();
         FilesEach::new(|| {
             crate::strategy::Strategy::named("default")
                 .unwrap()
                 .schedule()
         })
-        .run(&mut driver)
+        .run(&mut cx)
         .unwrap();
-        assert_eq!(driver.best(), b"abxcd");
+        assert_eq!(cx.best(), b"abxcd");
     }
 }
