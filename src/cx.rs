@@ -376,8 +376,15 @@ impl<'o> Cx<'o> {
         self.driver.unfocus();
     }
 
-    /// Puts back an earlier result as the best (a rollback after a failed re-run); what the
-    /// sweeps remember goes, judged by a test that proved flaky.
+    /// The best as the whole input (the tree around it while focused on one file).
+    pub(crate) fn whole(&self) -> Arc<Vec<u8>> {
+        self.driver.whole()
+    }
+
+    /// Puts back an earlier result, a whole input, as the best (a rollback after a failed
+    /// re-run; while focused on a file, the focus moves to it in the tree put back, see
+    /// [`Driver::roll_back_to`]); what the sweeps remember goes, judged by a test that
+    /// proved flaky.
     pub(crate) fn roll_back_to(&mut self, bytes: Arc<Vec<u8>>) {
         self.driver.roll_back_to(bytes);
         self.sweeps.forget();

@@ -25,7 +25,7 @@
 //! current best, so the best never grows and every schedule terminates. The only other change
 //! of the best is a rollback by the reduction to a result that passed before.
 
-use crate::archive::Splice;
+use crate::archive::{Archive, Splice};
 use crate::certify::{Certificate, Minimality, certify_in};
 use crate::eval::{EvalOptions, Evaluator, Meter};
 use crate::kind::{Decided, Kind};
@@ -345,8 +345,73 @@ impl<'o> Driver<'o> {
         }
     }
 
-    /// Puts back an earlier result as the best (a rollback after a failed re-run).
-    pub(crate) fn roll_back_to(&mut self, bytes: Arc<Vec<u8>>) {
-        self.set_best(bytes);
+    /// Puts back an earlier result, a whole input, as the best (a rollback after a failed
+    /// re-run). While focused on one file of a tree, the focus moves to that file in the tree
+    /// put back (unfocus, roll back, focus again); if that tree has no such file, the focus
+    /// ends and the best is the whole tree.
+    pub(crate) fn roll_back_to(&mut self, whole: Arc<Vec<u8>>) {
+        let View::File { path, outer, .. } = &self.view else {
+            self.set_best(whole);
+            return;
+        };
+        let (path, outer) = (path.clone(), *outer);
+        let splice = Archive::decode(&whole).ok().and_then(|tree| {
+            let i = tree
+                .entries()
+                .iter()
+                .position(|e| e.path == path.as_bytes())?;
+            tree.splice(i)
+        });
+        match splice {
+            Some(splice) => {
+                self.set_best(Arc::new(splice.content(&whole).to_vec()));
+                self.view = View::File {
+                    path,
+                    splice,
+                    outer,
+                };
+            }
+            None => {
+                self.kind = outer;
+                self.view = View::Whole;
+                self.set_best(whole);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::archive::Entry;
+    use crate::oracle::FnOracle;
+
+    fn tree(files: &[(&str, &[u8])]) -> Vec<u8> {
+        let entries = files
+            .iter()
+            .map(|(path, content)| Entry::file(path, 0o644, content))
+            .collect();
+        Archive::new(entries).unwrap().encode()
+    }
+
+    /// A rollback while focused on a file moves the focus to that file in the tree put back;
+    /// a tree without the file ends the focus.
+    #[test]
+    fn a_rollback_while_focused_refocuses_on_the_file() {
+        let oracle = FnOracle::new(|_: &[u8]| true);
+        let now = tree(&[("a", b"x"), ("b", b"short")]);
+        let mut driver = Driver::new(now.clone(), &oracle, EvalOptions::bare());
+        let splice = Archive::decode(&now).unwrap().splice(1).unwrap();
+        driver.focus("b", splice);
+        assert_eq!(driver.best(), b"short");
+        let earlier = tree(&[("a", b"x y z"), ("b", b"a longer b")]);
+        driver.roll_back_to(Arc::new(earlier.clone()));
+        assert_eq!(driver.best(), b"a longer b");
+        assert_eq!(driver.view().path(), Some("b"));
+        assert_eq!(*driver.whole(), earlier);
+        let without = tree(&[("a", b"x y z")]);
+        driver.roll_back_to(Arc::new(without.clone()));
+        assert!(matches!(driver.view(), View::Whole));
+        assert_eq!(driver.best(), without.as_slice());
     }
 }

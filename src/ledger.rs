@@ -145,7 +145,7 @@ impl Ledger {
 
     /// Notes that the best went back to an earlier result.
     pub(crate) fn rolled_back(&mut self, driver: &mut Driver) {
-        let best = driver.best_shared();
+        let best = driver.whole();
         let eval = driver.evaluator();
         self.trace.push((eval.stats().tests_run, best.len()));
         self.trace_times.push(self.started.elapsed());

@@ -3,6 +3,9 @@
 //! Main items: [`lex`], which cuts an input into [`Lexeme`]s that tile it exactly, and
 //! [`Class`]. Token units ([`crate::text::Units`] at [`crate::text::Granularity::Tokens`]), the inferred tree
 //! and the identifier-renaming pass all read the same lexemes, so they agree on what a word is.
+//! The shape of an input is read here too, once for everyone: the one bracket pairing
+//! ([`pair_brackets`], streamed by [`bracket_scan`] and [`bracket_pairs`]; its depth for a pass
+//! that scans) and the indentation of its lines, for indented code (`indented_lines`).
 //!
 //! The classes, tried in this order at each position:
 //! - [`Class::Space`]: a run of ASCII whitespace;
@@ -292,9 +295,73 @@ pub fn bracket_pairs(input: &[u8]) -> Vec<(u32, u32)> {
     pairs
 }
 
+/// One line of an input as indented code reads it: where it starts and ends (past its
+/// newline), its indentation (the spaces and tabs it starts with, one column each) and
+/// whether it is blank (whitespace alone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct IndentedLine {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) indent: usize,
+    pub(crate) blank: bool,
+}
+
+/// The lines of `input` with their indentation: the nesting of code that no bracket marks
+/// (Python, YAML, make), where a line owns the deeper lines after it. The brackets' nesting
+/// is read from the lexemes ([`pair_brackets`]); this one is read by line, because a block's
+/// lines are what its passes cut (`indent/blocks`: a header with the lines under it, deleted
+/// or dedented) and because a blank line has no lexeme of its own yet belongs to the block
+/// around it whatever its indentation. The inferred tree reads the same indentation per
+/// lexeme, as the spaces between a line's start and its first lexeme.
+pub(crate) fn indented_lines(input: &[u8]) -> Vec<IndentedLine> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < input.len() {
+        let end = input[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(input.len(), |i| start + i + 1);
+        let text = &input[start..end];
+        let indent = text
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let blank = text[indent..].iter().all(|b| b.is_ascii_whitespace());
+        out.push(IndentedLine {
+            start,
+            end,
+            indent,
+            blank,
+        });
+        start = end;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indented_lines_count_spaces_and_tabs_and_tell_blank_lines() {
+        let input = b"a:\n  b\n\t\n\n\t c\nd";
+        let lines: Vec<(usize, usize, usize, bool)> = indented_lines(input)
+            .iter()
+            .map(|l| (l.start, l.end, l.indent, l.blank))
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                (0, 3, 0, false),
+                (3, 7, 2, false),
+                (7, 9, 1, true),
+                (9, 10, 0, true),
+                (10, 14, 2, false),
+                (14, 15, 0, false),
+            ]
+        );
+        assert!(indented_lines(b"").is_empty());
+    }
     use proptest::prelude::*;
 
     fn pieces(input: &[u8]) -> Vec<(String, Class)> {

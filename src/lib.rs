@@ -58,10 +58,10 @@
 //!     let d = lines.iter().position(|l| *l == b"d");
 //!     matches!((b, d), (Some(b), Some(d)) if b < d)
 //! });
-//! let mut driver = Cx::new(b"a\nb\nc\nd\ne\n".to_vec(), &oracle, EvalOptions::default());
-//! let units = Units::cut(driver.best(), Granularity::Lines);
-//! driver.run_policy(&units, &mut (Box::new(DDMin) as Box<dyn Policy>)).unwrap();
-//! assert_eq!(driver.best(), b"b\nd\n");
+//! let mut cx = Cx::new(b"a\nb\nc\nd\ne\n".to_vec(), &oracle, EvalOptions::default());
+//! let units = Units::cut(cx.best(), Granularity::Lines);
+//! cx.run_policy(&units, &mut (Box::new(DDMin) as Box<dyn Policy>)).unwrap();
+//! assert_eq!(cx.best(), b"b\nd\n");
 //! ```
 
 #![warn(missing_docs)]

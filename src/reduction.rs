@@ -13,7 +13,9 @@
 //!    passes, the re-runs and the final confirmation (one test is held back for it), as a
 //!    one-job run counts them, so the result is the same for every `jobs`.
 //! 3. **Re-runs and rollback.** After every pass that changed the best, the best is run once
-//!    more. If that run fails, the original is run again: if it fails too, the test broke
+//!    more (inside one file of a tree too: the whole tree, after each pass of the file's
+//!    schedule; a rollback then puts back the whole tree and the file's schedule goes on with
+//!    the file as it is there). If that run fails, the original is run again: if it fails too, the test broke
 //!    during the run and the run stops ([`Stop::Oracle`]) keeping its best. Else the test is
 //!    flaky on reduced inputs: the best goes back to the last result that passed a re-run,
 //!    every cached success is forgotten and every later success is confirmed by a second run.
@@ -436,7 +438,7 @@ impl Trust {
     /// Takes the verdict of a deferred re-run (running it now if it did not start) and rolls
     /// back if it failed, as [`Trust::verify_best`] does.
     fn settle(&mut self, cx: &mut Cx, deferred: Rerun) -> Result<(), Stop> {
-        self.verify_runs += 1;
+        self.count_rerun(cx);
         let best = deferred.bytes().clone();
         let verdict = cx.evaluator().finish_rerun(deferred)?;
         if verdict.is_interesting() {
@@ -446,13 +448,22 @@ impl Trust {
         self.roll_back(cx)
     }
 
-    /// Re-runs the best if no re-run has confirmed it; rolls back if it fails.
+    /// A re-run of the best, noted as one inside a file's schedule while focused on a file.
+    fn count_rerun(&mut self, cx: &mut Cx) {
+        self.verify_runs += 1;
+        if cx.view().path().is_some() {
+            cx.count(Counter::FilesEachReruns, 1);
+        }
+    }
+
+    /// Re-runs the best (the whole input, the tree around it while focused on one file) if
+    /// no re-run has confirmed it; rolls back if it fails.
     fn verify_best(&mut self, cx: &mut Cx) -> Result<(), Stop> {
-        if cx.best() == self.verified.as_slice() {
+        let best = cx.whole();
+        if best == self.verified {
             return Ok(());
         }
-        self.verify_runs += 1;
-        let best = cx.best_shared();
+        self.count_rerun(cx);
         if cx.evaluator().rerun(&best)?.is_interesting() {
             self.verified = best;
             return Ok(());
@@ -490,6 +501,9 @@ impl Trust {
         }
         self.rollbacks += 1;
         cx.count(Counter::FlakyRollbacks, 1);
+        if cx.view().path().is_some() {
+            cx.count(Counter::FilesEachRollbacks, 1);
+        }
         cx.evaluator().distrust();
         cx.roll_back_to(self.verified.clone());
         Ok(())
@@ -520,7 +534,7 @@ impl<'o: 's, 's> Checkpoints<'o> for Rechecks<'_, 's, '_> {
         if let Some(d) = self.deferred.take() {
             self.trust.settle(cx, d)?;
         }
-        let best = cx.best_shared();
+        let best = cx.whole();
         if best != self.trust.verified && self.trust.rollbacks < MAX_ROLLBACKS {
             self.deferred = Some(cx.evaluator().start_rerun(self.scope, best));
         }

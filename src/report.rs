@@ -194,6 +194,10 @@ counters! {
     RenameAccepted = "rename.accepted", Sum;
     /// Files of a tree that `files/each` ran a one-file schedule on.
     FilesEachFiles = "files.each_files", Sum;
+    /// Re-runs of a tree between the passes of one file's schedule (`files/each`).
+    FilesEachReruns = "files.each_reruns", Sum;
+    /// Rollbacks of a tree between the passes of one file's schedule (`files/each`).
+    FilesEachRollbacks = "files.each_rollbacks", Sum;
     /// SAT solves of the DFA pass.
     DfaSolves = "dfa.solves", Sum;
     /// Time in the SAT solver.

@@ -9,7 +9,8 @@
 //! each pass's row in the ledger, sets the sweeps' mode and yield floor, and with many jobs
 //! lets the next passes' previews fill the slots a pass leaves idle. What happens between two
 //! passes (re-running the best, rolling back) is the owner's [`Checkpoints`]: the reduction's
-//! re-runs for a whole input; none inside one file of a tree.
+//! re-runs, for a whole input and inside one file of a tree alike (a pass that runs a
+//! schedule inside gets them through [`crate::passes::Pass::run_checked`]).
 //!
 //! ```
 //! use myhill::{FnOracle, Reduction, ReduceOptions, Strategy};
@@ -30,22 +31,10 @@ use crate::driver::View;
 use crate::kind::Kind;
 use crate::oracle::Control;
 use crate::report::{Counter, Stop};
-use crate::schedule::{PassRun, Planner, Schedule, Thoroughness};
+pub(crate) use crate::schedule::Checkpoints;
+use crate::schedule::{Checks, PassRun, Planner, Schedule, Thoroughness};
 
-/// What the engine asks of the owner of a run between passes: re-runs and rollback.
-pub(crate) trait Checkpoints<'o> {
-    /// After a pass ran to its end; `paid` says whether it changed the best. May re-run the
-    /// best (now or beside the next passes) and roll it back.
-    fn after_pass(&mut self, cx: &mut Cx<'o>, paid: bool) -> Result<(), Stop>;
-    /// At the end of a round that would end the run: takes what is pending (a re-run still
-    /// running), which may roll the best back.
-    fn settle(&mut self, cx: &mut Cx<'o>) -> Result<(), Stop>;
-    /// How many rollbacks there were: one since a round began interrupts it.
-    fn rollbacks(&self) -> u64;
-}
-
-/// No re-runs, no rollback: the checkpoints of a schedule run inside one pass (one file of a
-/// tree), whose whole pass the owner re-runs.
+/// No re-runs, no rollback: the checkpoints of a pass run alone, outside a reduction.
 pub(crate) struct NoCheckpoints;
 
 impl<'o> Checkpoints<'o> for NoCheckpoints {
@@ -84,9 +73,10 @@ pub(crate) fn run<'o>(
     checkpoints: &mut dyn Checkpoints<'o>,
 ) -> Result<(), Stop> {
     let mut planner = Planner::new(schedule.passes.len(), schedule.to_fixpoint);
+    let focus = cx.view().path().map(str::to_owned);
     loop {
         let (changed, interrupted) = run_round(cx, schedule, &mut planner, settings, checkpoints)?;
-        if !planner.end_round(changed, interrupted) {
+        if !planner.end_round(changed, interrupted) || cx.view().path() != focus.as_deref() {
             return Ok(());
         }
     }
@@ -111,6 +101,7 @@ fn run_round<'o>(
     }
     cx.set_sweep_mode(round.thoroughness.sweep_mode());
     let before = cx.best_shared();
+    let focus = cx.view().path().map(str::to_owned);
     let rollbacks = checkpoints.rollbacks();
     let mut paid = vec![false; schedule.passes.len()];
     let mut skipped_any = false;
@@ -139,7 +130,7 @@ fn run_round<'o>(
             .then(|| planner.hand_over_rate(i))
             .flatten();
         cx.set_yield_floor(floor);
-        let Some(run) = run_pass(cx, schedule, i, settings)? else {
+        let Some(run) = run_pass(cx, schedule, i, settings, checkpoints)? else {
             continue;
         };
         planner.record(i, run.figures);
@@ -152,6 +143,10 @@ fn run_round<'o>(
         }
         paid[i] = cx.best() != start.as_slice();
         checkpoints.after_pass(cx, paid[i])?;
+        if cx.view().path() != focus.as_deref() {
+            // A rollback took away the file this schedule ran on: its rounds end here.
+            return Ok((true, true));
+        }
     }
     let ending = !schedule.to_fixpoint
         || (cx.best() == before.as_slice()
@@ -178,11 +173,12 @@ struct Ran {
 
 /// Runs pass `i` in its row of the ledger (named after the file while the best is one file
 /// of a tree), unless the user disabled it.
-fn run_pass(
-    cx: &mut Cx,
+fn run_pass<'o>(
+    cx: &mut Cx<'o>,
     schedule: &mut Schedule,
     i: usize,
     settings: &Settings,
+    checkpoints: &mut dyn Checkpoints<'o>,
 ) -> Result<Option<Ran>, Stop> {
     let start = cx.best_shared();
     let tests_before = cx.evaluator().stats().tests_run;
@@ -197,7 +193,7 @@ fn run_pass(
         None => name,
     };
     cx.begin_pass(&row);
-    let result = pass.run(cx);
+    let result = pass.run_checked(cx, &mut Checks::new(checkpoints));
     cx.evaluator().set_lookahead(Vec::new());
     let handed_over = result == Err(Stop::HandOver);
     let result = if handed_over {
@@ -220,10 +216,16 @@ fn run_pass(
 }
 
 /// Runs `schedule` inside the pass that is running, on the best as the driver's view shows
-/// it now (one file of a tree): planned rounds, a row per pass named after the file, no
-/// re-runs (the owner re-runs the best after the whole pass) and no previews. The sweeps'
-/// mode and yield floor of the round outside are put back after.
-pub(crate) fn run_within(cx: &mut Cx, schedule: &mut Schedule) -> Result<(), Stop> {
+/// it now (one file of a tree): planned rounds, a row per pass named after the file, the
+/// owner's `checks` between its passes (the whole input re-run after a pass that changed
+/// it, and rolled back if that fails: the view then shows the file in the tree rolled back
+/// to, and the rounds end if the file is not there) and no previews. The sweeps' mode and
+/// yield floor of the round outside are put back after.
+pub(crate) fn run_within<'o>(
+    cx: &mut Cx<'o>,
+    schedule: &mut Schedule,
+    checks: &mut Checks<'_, 'o>,
+) -> Result<(), Stop> {
     let options = cx.evaluator().options();
     let settings = Settings {
         control: options.control.clone(),
@@ -232,7 +234,7 @@ pub(crate) fn run_within(cx: &mut Cx, schedule: &mut Schedule) -> Result<(), Sto
         look_ahead: false,
     };
     let (mode, floor) = (cx.sweep_mode(), cx.yield_floor());
-    let result = run(cx, schedule, &settings, &mut NoCheckpoints);
+    let result = run(cx, schedule, &settings, &mut *checks.inner);
     cx.set_sweep_mode(mode);
     cx.set_yield_floor(floor);
     result

@@ -46,12 +46,51 @@ pub trait Pass {
     fn name(&self) -> String;
     /// Proposes candidates through `cx` until it has nothing more to try.
     fn run(&mut self, cx: &mut Cx) -> Result<(), Stop>;
+    /// As [`Pass::run`], with the checkpoints of the run it is a step of (the reduction's
+    /// re-runs of the best and rollback). A pass that runs a schedule of its own inside (one
+    /// file of a tree at a time) hands them to that schedule, so its passes are re-run and
+    /// rolled back as the outer ones are. By default [`Pass::run`]: the owner re-runs the
+    /// best after the whole pass.
+    fn run_checked<'o>(
+        &mut self,
+        cx: &mut Cx<'o>,
+        checks: &mut Checks<'_, 'o>,
+    ) -> Result<(), Stop> {
+        let _ = checks;
+        self.run(cx)
+    }
     /// The first candidates `run` would test on `best`, of kind `kind`, with batches of `batch`,
     /// if they can be told without testing anything (default: none). With many jobs, a reduction tests them
     /// in the slots the pass before leaves idle, so that a pass which finds nothing costs no
     /// wave of its own; a wrong preview only wastes those slots.
     fn preview(&self, _best: &[u8], _kind: Kind, _batch: usize) -> Vec<Vec<u8>> {
         Vec::new()
+    }
+}
+
+/// What the owner of a run does between its passes: re-run the best, and roll it back when
+/// a re-run fails (a [`crate::Reduction`]'s re-runs; none for a pass run alone).
+pub(crate) trait Checkpoints<'o> {
+    /// After a pass ran to its end; `paid` says whether it changed the best. May re-run the
+    /// best (now or beside the next passes) and roll it back.
+    fn after_pass(&mut self, cx: &mut Cx<'o>, paid: bool) -> Result<(), Stop>;
+    /// At the end of a round that would end the run: takes what is pending (a re-run still
+    /// running), which may roll the best back.
+    fn settle(&mut self, cx: &mut Cx<'o>) -> Result<(), Stop>;
+    /// How many rollbacks there were: one since a round began interrupts it.
+    fn rollbacks(&self) -> u64;
+}
+
+/// The checkpoints of the run a pass is a step of, lent to it for the schedule it runs
+/// inside itself (see [`Pass::run_checked`]); only the crate's round engine reads them.
+pub struct Checks<'a, 'o> {
+    pub(crate) inner: &'a mut dyn Checkpoints<'o>,
+}
+
+impl<'a, 'o> Checks<'a, 'o> {
+    /// Lends `inner`.
+    pub(crate) fn new(inner: &'a mut dyn Checkpoints<'o>) -> Self {
+        Checks { inner }
     }
 }
 

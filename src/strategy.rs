@@ -3,7 +3,7 @@
 //! The one registry of names: [`STRATEGIES`] has a line per strategy (its name, what it does,
 //! how its schedule is made) and a private table has a line per pass that can be named (how to
 //! make it and what it does; the name is the pass's own). Main items: [`Strategy`] (a name and
-//! optional units; [`Strategy::schedule`] builds its passes), [`passes`] (every pass that can
+//! optional units; [`Strategy::schedule`] builds its passes), [`pass_descriptions`] (every pass that can
 //! be named, with what it does) and [`schedule_of`] (a schedule of named passes). A single policy given
 //! without units runs over lines, then tokens, then bytes, repeated to a fixpoint, as
 //! line-then-character reducers do; with units it runs over those units once (the policy's own
@@ -339,13 +339,13 @@ fn registered() -> impl Iterator<Item = (Box<dyn Pass>, String)> {
     })
 }
 
-/// What the passes that can be named do, for `--list-passes` and errors: every pass of every
-/// strategy, by the name it has in the summary table.
-pub fn passes() -> Vec<(String, String)> {
+/// Every pass that can be named, by the name it has in the summary table, with what it does
+/// (for `--list-passes` and errors): the passes of every strategy.
+pub fn pass_descriptions() -> Vec<(String, String)> {
     registered().map(|(p, what)| (p.name(), what)).collect()
 }
 
-/// The pass called `name` (as [`passes`] lists it), with no gate: a pass named by the user
+/// The pass called `name` (as [`pass_descriptions`] lists it), with no gate: a pass named by the user
 /// runs on whatever input it gets.
 pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
     registered()
@@ -353,7 +353,7 @@ pub fn pass_named(name: &str) -> Result<Box<dyn Pass>, Error> {
         .find(|p| p.name() == name)
         .ok_or_else(|| Error::UnknownPass {
             name: name.to_string(),
-            known: passes()
+            known: pass_descriptions()
                 .iter()
                 .map(|(n, _)| n.as_str())
                 .collect::<Vec<_>>()
@@ -593,7 +593,7 @@ mod tests {
 
     #[test]
     fn every_pass_of_every_strategy_is_registered_under_its_own_name() {
-        let known: Vec<String> = passes().into_iter().map(|(n, _)| n).collect();
+        let known: Vec<String> = pass_descriptions().into_iter().map(|(n, _)| n).collect();
         let mut unique = known.clone();
         unique.sort();
         unique.dedup();

@@ -1,6 +1,7 @@
 //! Reducing a directory: the tree is kept whole (links, empty directories, modes), the original
-//! stays as DIR.orig, `-o` may not land in DIR, Ctrl-C keeps the best tree, and `--jobs` does
-//! not change the result.
+//! stays as DIR.orig, `-o` may not land in DIR, Ctrl-C keeps the best tree, `--jobs` does
+//! not change the result, and a file's passes are re-run and rolled back as the whole
+//! input's are.
 
 mod common;
 
@@ -412,4 +413,142 @@ printf '%s\n' "$out" | tail -n 1 | grep -q '^ZeroDivisionError'"#,
         ["calc.py 644 \"1/0\"", "main.py 644 \"import calc\""]
     );
     assert_eq!(listing(&case.path("proj.orig")).len(), 3);
+}
+
+/// A tree whose `a.txt` must hold `KEY`; a content of at most 4 bytes holding it passes only
+/// the first time such a content is tested, as a reduced program whose undefined behaviour
+/// printed the right thing once.
+fn lucky_tree_reduction(
+    jobs: usize,
+    batch: usize,
+) -> (Vec<u8>, myhill::Report, Vec<String>, (u64, u64)) {
+    use myhill::archive::{Archive, Entry};
+    use myhill::report::Counter;
+    use myhill::{Event, FnOracle, ReduceOptions, Reduction, Strategy};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let content = file_in;
+    let lucky = |c: &[u8]| c.len() <= 4;
+    let seen = AtomicBool::new(false);
+    let oracle = FnOracle::new(|tree: &[u8]| {
+        let Some(a) = content(tree, b"a.txt") else {
+            return false;
+        };
+        a.windows(3).any(|w| w == b"KEY") && (!lucky(&a) || !seen.swap(true, Ordering::SeqCst))
+    });
+    let input = Archive::new(vec![
+        Entry::file("a.txt", 0o644, b"first line\nthe KEY is here\nlast line\n"),
+        Entry::file("b.txt", 0o644, b"other words\n".repeat(10).as_slice()),
+    ])
+    .unwrap()
+    .encode();
+    let options = ReduceOptions {
+        jobs,
+        batch,
+        ..ReduceOptions::default()
+    };
+    let log = std::cell::RefCell::new(Vec::new());
+    let finished = {
+        let mut reduction = Reduction::new(input, &oracle, options);
+        reduction.on_event(|e| match e {
+            Event::PassStarted { pass } => log.borrow_mut().push(format!("pass {pass}")),
+            Event::Reduced { bytes, .. } => {
+                let a = content(bytes, b"a.txt").unwrap_or_default();
+                let what = if lucky(&a) { "lucky" } else { "plain" };
+                log.borrow_mut().push(format!("reduced {what}"));
+            }
+            Event::RolledBack { bytes } => {
+                let a = content(bytes, b"a.txt").expect("a tree with a.txt");
+                log.borrow_mut().push(format!("rolled back to {}", a.len()));
+            }
+            _ => {}
+        });
+        let mut schedule = myhill::strategy::directory_schedule(
+            || Strategy::named("default").unwrap().schedule(),
+            &[],
+        );
+        reduction.run(&mut schedule).unwrap()
+    };
+    let counted = |c: Counter| match finished.report.counters.get(&c) {
+        Some(myhill::report::Figure::Count(n)) => *n,
+        _ => 0,
+    };
+    let in_a_file = (
+        counted(Counter::FilesEachReruns),
+        counted(Counter::FilesEachRollbacks),
+    );
+    // The result passes the test now, when no lucky content does any more.
+    assert!(oracle_passes(&finished.best));
+    (finished.best, finished.report, log.into_inner(), in_a_file)
+}
+
+/// The content of the file at `path` in the tree `tree` encodes, if there is one.
+fn file_in(tree: &[u8], path: &[u8]) -> Option<Vec<u8>> {
+    let tree = myhill::archive::Archive::decode(tree).ok()?;
+    tree.entries()
+        .iter()
+        .find(|e| e.path == path)
+        .map(|e| match &e.kind {
+            myhill::archive::EntryKind::File(c) => c.clone(),
+            _ => Vec::new(),
+        })
+}
+
+/// Whether `tree` passes the lucky tree's test once no lucky content passes any more.
+fn oracle_passes(tree: &[u8]) -> bool {
+    file_in(tree, b"a.txt").is_some_and(|a| a.len() > 4 && a.windows(3).any(|w| w == b"KEY"))
+}
+
+#[test]
+fn a_lucky_file_is_rolled_back_inside_its_own_schedule() {
+    let (best, report, log, (reruns, rollbacks)) = lucky_tree_reduction(1, 1);
+    assert_eq!(report.rollbacks, 1, "{log:#?}");
+    assert!(report.confirmed);
+    // Caught by the re-run right after the pass of a.txt that accepted it: no pass ran on
+    // the lucky tree, and the rollback put back a tree where a.txt is as it was confirmed.
+    let lucky = log
+        .iter()
+        .position(|l| l == "reduced lucky")
+        .expect("a lucky step");
+    let back = log
+        .iter()
+        .position(|l| l.starts_with("rolled back"))
+        .unwrap();
+    assert!(lucky < back, "{log:#?}");
+    assert!(
+        log[lucky..back].iter().all(|l| !l.starts_with("pass ")),
+        "{log:#?}"
+    );
+    assert!(
+        log[..lucky]
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("pass "))
+            .unwrap()
+            .ends_with("@ a.txt")
+    );
+    // The file's schedule went on after the rollback, on the file in the tree put back.
+    assert!(
+        log[back..].iter().any(|l| l.ends_with("@ a.txt")),
+        "{log:#?}"
+    );
+    assert!(
+        log[back..].contains(&"reduced plain".to_string()),
+        "{log:#?}"
+    );
+    assert!(best.len() < 200);
+    // The stats say so: re-runs and the rollback inside a file's schedule.
+    assert!(reruns > 0 && rollbacks == 1, "{reruns} {rollbacks}");
+}
+
+#[test]
+fn a_lucky_file_ends_the_same_at_any_jobs() {
+    for batch in [1, 4] {
+        let (best, report, _, _) = lucky_tree_reduction(1, batch);
+        assert!(report.rollbacks >= 1 && report.confirmed, "{report:?}");
+        let (best3, report3, _, _) = lucky_tree_reduction(3, batch);
+        assert_eq!(
+            (best3, report3.rollbacks, report3.eval.tests_run),
+            (best, report.rollbacks, report.eval.tests_run)
+        );
+    }
 }

@@ -21,7 +21,7 @@ fn backticked_after(text: &str, opening: &str) -> Vec<String> {
 }
 
 fn registry() -> Vec<String> {
-    myhill::strategy::passes()
+    myhill::strategy::pass_descriptions()
         .into_iter()
         .map(|(name, _)| name)
         .collect()

@@ -556,7 +556,7 @@ fn pass_names() -> Vec<&'static str> {
     static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     NAMES
         .get_or_init(|| {
-            myhill::strategy::passes()
+            myhill::strategy::pass_descriptions()
                 .into_iter()
                 .map(|(name, _)| &*Box::leak(name.into_boxed_str()))
                 .collect()
@@ -593,7 +593,7 @@ fn list_passes() {
     // At most 80 columns, piped too, so the list reads well anywhere.
     let width = terminal::stdout_width().map_or(80, |w| w.saturating_sub(1).clamp(40, 80));
     out::out("Passes (name: what it does):");
-    for (name, what) in myhill::strategy::passes() {
+    for (name, what) in myhill::strategy::pass_descriptions() {
         out::out(hanging(&format!("  {name:<24} "), &what, width));
     }
     out::out("");

@@ -21,11 +21,11 @@
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     b.iter().position(|&c| c == b'x').is_some_and(|i| b[i..].contains(&b'y'))
 //! });
-//! let mut driver = Cx::new(b"abxabcabyab".to_vec(), &oracle, EvalOptions::default());
+//! let mut cx = Cx::new(b"abxabcabyab".to_vec(), &oracle, EvalOptions::default());
 //! let mut pass = DfaPass::new(Granularity::Bytes, DfaOptions::default());
-//! pass.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"xy");
-//! assert_eq!(driver.report().counters[&myhill::report::Counter::DfaIntervalMinimal], myhill::report::Figure::Count(1));
+//! pass.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"xy");
+//! assert_eq!(cx.report().counters[&myhill::report::Counter::DfaIntervalMinimal], myhill::report::Figure::Count(1));
 //! ```
 //!
 //! Limits: interval-minimality costs one test per canonical interval of the final word that

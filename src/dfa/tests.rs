@@ -195,12 +195,12 @@ proptest! {
     fn the_pass_stops_interval_minimal((input, p) in case(28), tokens in any::<bool>()) {
         let g = if tokens { Granularity::Tokens } else { Granularity::Bytes };
         let oracle = FnOracle::new(|b: &[u8]| p.holds(b));
-        let mut driver = Cx::new(input, &oracle, EvalOptions::default());
+        let mut cx = Cx::new(input, &oracle, EvalOptions::default());
         let mut pass = DfaPass::new(g, small_options());
-        pass.run(&mut driver).unwrap();
-        prop_assert!(p.holds(driver.best()));
-        prop_assert_eq!(deletable_interval(driver.best(), g, &p), None);
-        prop_assert_eq!(driver.report().counters.get(&Counter::DfaIntervalMinimal).copied(), Some(Figure::Count(1)));
+        pass.run(&mut cx).unwrap();
+        prop_assert!(p.holds(cx.best()));
+        prop_assert_eq!(deletable_interval(cx.best(), g, &p), None);
+        prop_assert_eq!(cx.report().counters.get(&Counter::DfaIntervalMinimal).copied(), Some(Figure::Count(1)));
     }
 }
 
@@ -295,7 +295,7 @@ pub(crate) fn dead_beef(b: &[u8]) -> bool {
 fn random_bytes_solves_stay_bounded_and_the_run_ends() {
     let input = planted_random_bytes(2048, 7);
     let oracle = FnOracle::new(dead_beef);
-    let mut driver = Cx::new(input, &oracle, EvalOptions::default());
+    let mut cx = Cx::new(input, &oracle, EvalOptions::default());
     // Tighter than the defaults so the test stays quick in a debug build.
     let options = DfaOptions {
         solve_time: Duration::from_millis(200),
@@ -304,9 +304,9 @@ fn random_bytes_solves_stay_bounded_and_the_run_ends() {
         ..DfaOptions::default()
     };
     let mut pass = DfaPass::new(Granularity::Bytes, options);
-    pass.run(&mut driver).unwrap();
-    assert_eq!(driver.best(), [0xDE, 0xAD, 0xBE, 0xEF]);
-    let counters = driver.report().counters;
+    pass.run(&mut cx).unwrap();
+    assert_eq!(cx.best(), [0xDE, 0xAD, 0xBE, 0xEF]);
+    let counters = cx.report().counters;
     assert_eq!(counters[&Counter::DfaIntervalMinimal], Figure::Count(1));
     assert!(counters[&Counter::DfaSolves].value() > 0.0);
     // How long each solve ran is a benchmark's business (`myhill reduce --strategy dfa-pass`
@@ -351,12 +351,12 @@ fn balanced_with_x(b: &[u8]) -> bool {
 fn the_probe_finds_global_structure_in_a_few_tests() {
     let input = parens_with_x(300, 42);
     let oracle = FnOracle::new(balanced_with_x);
-    let mut driver = Cx::new(input, &oracle, EvalOptions::default());
+    let mut cx = Cx::new(input, &oracle, EvalOptions::default());
     DfaPass::new(Granularity::Bytes, DfaOptions::default())
-        .run(&mut driver)
+        .run(&mut cx)
         .unwrap();
-    assert_eq!(driver.best(), b"x");
-    let report = driver.report();
+    assert_eq!(cx.best(), b"x");
+    let report = cx.report();
     assert!(report.counters[&Counter::DfaAcceptedProbe].value() >= 1.0);
     assert!(
         report.eval.tests_run <= 20,
@@ -394,12 +394,12 @@ fn pairs_of_loops_delete_a_bracket_with_its_partner() {
         probe_colours: 0,
         ..DfaOptions::default()
     };
-    let mut driver = Cx::new(input, &oracle, EvalOptions::default());
+    let mut cx = Cx::new(input, &oracle, EvalOptions::default());
     DfaPass::new(Granularity::Bytes, options)
-        .run(&mut driver)
+        .run(&mut cx)
         .unwrap();
-    assert_eq!(driver.best(), b"bb");
-    let counters = driver.report().counters;
+    assert_eq!(cx.best(), b"bb");
+    let counters = cx.report().counters;
     let count = |k: Counter| counters.get(&k).map_or(0.0, |f| f.value());
     assert!(count(Counter::DfaAcceptedPair) + count(Counter::DfaAcceptedShortestPath) >= 1.0);
     assert_eq!(
@@ -413,21 +413,21 @@ fn pairs_of_loops_delete_a_bracket_with_its_partner() {
 #[test]
 fn the_probe_skips_words_over_a_large_alphabet() {
     let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-    let mut driver = Cx::new(b"abcdefghijxklm".to_vec(), &oracle, EvalOptions::default());
+    let mut cx = Cx::new(b"abcdefghijxklm".to_vec(), &oracle, EvalOptions::default());
     let mut probe = DfaPass::probe(Granularity::Bytes, 1024).with_max_alphabet(8);
-    probe.run(&mut driver).unwrap();
-    assert_eq!(driver.best(), b"abcdefghijxklm");
-    assert_eq!(driver.report().eval.tests_run, 0);
+    probe.run(&mut cx).unwrap();
+    assert_eq!(cx.best(), b"abcdefghijxklm");
+    assert_eq!(cx.report().eval.tests_run, 0);
     assert_eq!(
-        driver.report().counters[&Counter::DfaSkippedAlphabet],
+        cx.report().counters[&Counter::DfaSkippedAlphabet],
         Figure::Count(1)
     );
     // Over few symbols it looks.
     let oracle = FnOracle::new(balanced_with_x);
-    let mut driver = Cx::new(parens_with_x(300, 42), &oracle, EvalOptions::default());
+    let mut cx = Cx::new(parens_with_x(300, 42), &oracle, EvalOptions::default());
     let mut probe = DfaPass::probe(Granularity::Bytes, 1024).with_max_alphabet(8);
-    probe.run(&mut driver).unwrap();
-    assert_eq!(driver.best(), b"x");
+    probe.run(&mut cx).unwrap();
+    assert_eq!(cx.best(), b"x");
 }
 
 /// From `(()x)` the intervals may leave `(x)`, which is interval-minimal (each bracket alone
@@ -438,15 +438,15 @@ fn the_probe_skips_words_over_a_large_alphabet() {
 fn an_interval_minimal_bracket_pair_goes_with_its_partner() {
     let oracle = FnOracle::new(balanced_with_x);
     let run = |pair_stage_units| {
-        let mut driver = Cx::new(b"(()x)".to_vec(), &oracle, EvalOptions::default());
+        let mut cx = Cx::new(b"(()x)".to_vec(), &oracle, EvalOptions::default());
         let options = DfaOptions {
             pair_stage_units,
             ..DfaOptions::default()
         };
         DfaPass::new(Granularity::Bytes, options)
-            .run(&mut driver)
+            .run(&mut cx)
             .unwrap();
-        (driver.best().to_vec(), driver.report())
+        (cx.best().to_vec(), cx.report())
     };
     let (without, _) = run(0);
     assert!(without == b"x" || without == b"(x)", "{without:?}");

@@ -26,7 +26,7 @@
 use crate::cx::Cx;
 use crate::kind::{Kind, is_text};
 use crate::report::Stop;
-use crate::schedule::Pass;
+use crate::schedule::{Checks, Pass};
 
 /// What a pass needs of the input to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,9 +54,9 @@ impl Needs {
     }
 
     /// Whether the driver's best meets the need, read from its shared nesting and its kind.
-    fn met_in(self, driver: &Cx) -> bool {
-        self.met(is_text(driver.best()), driver.kind(), || {
-            driver.nesting().is_structured()
+    fn met_in(self, cx: &Cx) -> bool {
+        self.met(is_text(cx.best()), cx.kind(), || {
+            cx.nesting().is_structured()
         })
     }
 
@@ -105,9 +105,21 @@ impl Pass for Gated {
         self.inner.name()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        if self.needs.met_in(driver) == self.met {
-            self.inner.run(driver)
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        if self.needs.met_in(cx) == self.met {
+            self.inner.run(cx)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn run_checked<'o>(
+        &mut self,
+        cx: &mut Cx<'o>,
+        checks: &mut Checks<'_, 'o>,
+    ) -> Result<(), Stop> {
+        if self.needs.met_in(cx) == self.met {
+            self.inner.run_checked(cx, checks)
         } else {
             Ok(())
         }

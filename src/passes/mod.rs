@@ -56,7 +56,7 @@ mod text;
 pub use crate::cx::Cx;
 pub use crate::dfa::{DfaOptions, Finish};
 pub use crate::driver::{View, Witness};
-pub use crate::schedule::{Pass, Schedule};
+pub use crate::schedule::{Checks, Pass, Schedule};
 pub use crate::sweeps::SweepMode;
 pub use binary::{LengthAware, LowerBytes};
 pub use directories::{FilesBypass, FilesDelete, FilesEach, FilesHoist};

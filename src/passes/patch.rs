@@ -226,7 +226,7 @@ pub trait SweepPass {
     const NAME: &'static str;
     /// Its patches of the driver's best, in the order they are tried. A pass that reads the
     /// nesting reads the driver's shared [`crate::tree::Nesting`].
-    fn patches(driver: &Cx) -> Vec<Patch>;
+    fn patches(cx: &Cx) -> Vec<Patch>;
 }
 
 impl<T: SweepPass> Pass for T {
@@ -234,9 +234,9 @@ impl<T: SweepPass> Pass for T {
         T::NAME.to_string()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        let patches = T::patches(driver);
-        sweep(driver, &patches).map(drop)
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        let patches = T::patches(cx);
+        sweep(cx, &patches).map(drop)
     }
 }
 
@@ -625,7 +625,7 @@ mod tests {
     fn a_sweep_keeps_every_success_and_tests_each_candidate_once() {
         // Interesting while the x survives.
         let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-        let mut driver = Cx::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
+        let mut cx = Cx::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
         let candidates = vec![
             Patch::delete(0, 2),
             Patch::delete(3, 4),
@@ -633,10 +633,10 @@ mod tests {
             Patch::delete(5, 7),
             Patch::delete(2, 3),
         ];
-        assert_eq!(sweep(&mut driver, &candidates).unwrap(), 3);
-        assert_eq!(driver.best(), b"x ");
+        assert_eq!(sweep(&mut cx, &candidates).unwrap(), 3);
+        assert_eq!(cx.best(), b"x ");
         // Candidate 3 (inside the first success) cost nothing: 4 tests for 5 candidates.
-        assert_eq!(driver.report().eval.tests_run, 4);
+        assert_eq!(cx.report().eval.tests_run, 4);
     }
 
     #[test]
@@ -658,9 +658,9 @@ mod tests {
                 batch,
                 ..EvalOptions::default()
             };
-            let mut driver = Cx::new(input.clone(), &oracle, options);
-            assert_eq!(sweep(&mut driver, &candidates).unwrap(), 1);
-            driver.sweeps.take_stale_failures()
+            let mut cx = Cx::new(input.clone(), &oracle, options);
+            assert_eq!(sweep(&mut cx, &candidates).unwrap(), 1);
+            cx.sweeps.take_stale_failures()
         };
         // The find at 20..22 changed the context of the failure at 10..11, tested before it;
         // not that of the failure at 100, too far, nor of the one at 25, tested after it.
@@ -672,10 +672,10 @@ mod tests {
     #[test]
     fn a_sweep_reports_its_progress_through_every_candidate() {
         let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-        let mut driver = Cx::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
+        let mut cx = Cx::new(b"ab x cd".to_vec(), &oracle, EvalOptions::default());
         let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let sink = seen.clone();
-        driver.evaluator().set_sink(move |e| {
+        cx.evaluator().set_sink(move |e| {
             if let crate::report::Event::Progress { done, total } = e {
                 sink.borrow_mut().push((*done, *total));
             }
@@ -685,7 +685,7 @@ mod tests {
             Patch::delete(3, 4),
             Patch::delete(5, 7),
         ];
-        sweep(&mut driver, &candidates).unwrap();
+        sweep(&mut cx, &candidates).unwrap();
         assert_eq!(*seen.borrow(), vec![(1, 3), (2, 3), (3, 3)]);
     }
 
@@ -698,15 +698,15 @@ mod tests {
             let mut it = input.iter();
             let needs_x = it.any(|&b| b == b'x');
             let oracle = FnOracle::new(|b: &[u8]| !needs_x || b.contains(&b'x'));
-            let mut driver = Cx::new(input.clone(), &oracle, EvalOptions::default());
+            let mut cx = Cx::new(input.clone(), &oracle, EvalOptions::default());
             let n = input.len();
             let candidates: Vec<Patch> = spans
                 .iter()
                 .map(|&(s, w)| Patch::delete(s.min(n), (s + w).min(n)))
                 .collect();
-            sweep(&mut driver, &candidates).unwrap();
-            prop_assert!(driver.best().len() <= n);
-            prop_assert!(!needs_x || driver.best().contains(&b'x'));
+            sweep(&mut cx, &candidates).unwrap();
+            prop_assert!(cx.best().len() <= n);
+            prop_assert!(!needs_x || cx.best().contains(&b'x'));
         }
     }
 }

@@ -24,11 +24,11 @@
 //!     let text = String::from_utf8_lossy(b);
 //!     ["37", "118", "161"].iter().all(|s| text.lines().any(|l| l == *s))
 //! });
-//! let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::bare());
-//! let units = Units::cut(driver.best(), Granularity::Lines);
+//! let mut cx = Cx::new(input.into_bytes(), &oracle, EvalOptions::bare());
+//! let units = Units::cut(cx.best(), Granularity::Lines);
 //! let mut split: Box<dyn Policy> = Box::new(BinarySplit::default());
-//! driver.run_policy(&units, &mut split).unwrap();
-//! assert_eq!(driver.best(), b"37\n118\n161\n");
+//! cx.run_policy(&units, &mut split).unwrap();
+//! assert_eq!(cx.best(), b"37\n118\n161\n");
 //! assert!(calls.load(Ordering::Relaxed) <= 30);
 //! ```
 //!

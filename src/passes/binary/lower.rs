@@ -12,9 +12,9 @@
 //! // Only the magic at the start matters.
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"\x7fELF"));
 //! let input = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x09";
-//! let mut driver = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
-//! LowerBytes.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"\x7fELF\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00");
+//! let mut cx = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
+//! LowerBytes.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"\x7fELF\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00");
 //! ```
 //!
 //! Cost: 1 test, plus 1 per repeated byte value, plus 1 per byte on inputs of at least 16
@@ -75,8 +75,8 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for LowerBytes {
     const NAME: &'static str = "lower/bytes";
 
-    fn patches(driver: &Cx) -> Vec<Patch> {
-        candidates(driver.best())
+    fn patches(cx: &Cx) -> Vec<Patch> {
+        candidates(cx.best())
     }
 }
 

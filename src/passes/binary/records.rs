@@ -60,9 +60,9 @@
 //! ]
 //! .concat();
 //! let oracle = FnOracle::new(|b: &[u8]| read(b, 0) == Some(true));
-//! let mut driver = Cx::new(input, &oracle, EvalOptions::default());
-//! LengthAware::default().run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), [1, 4, 1, 2, 9, 0]);
+//! let mut cx = Cx::new(input, &oracle, EvalOptions::default());
+//! LengthAware::default().run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), [1, 4, 1, 2, 9, 0]);
 //! ```
 //!
 //! Limits: one layout per input, the same at every depth; lengths stored as plain unsigned
@@ -462,8 +462,8 @@ impl Pass for LengthAware {
         "length-aware".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        let input = driver.best();
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        let input = cx.best();
         let kept = self.layout.and_then(|l| {
             let mut tree = l.tree(input)?;
             l.settle_containers(input, &mut tree);
@@ -478,10 +478,10 @@ impl Pass for LengthAware {
         learn_grains(&layout, input, &records, &mut self.grains);
         let candidates = candidates(layout, input, &records, &self.grains);
         if self.layout != Some(layout) {
-            driver.count(Counter::LengthAwareLayoutsFound, 1);
+            cx.count(Counter::LengthAwareLayoutsFound, 1);
             self.layout = Some(layout);
         }
-        sweep(driver, &candidates).map(drop)
+        sweep(cx, &candidates).map(drop)
     }
 }
 
@@ -621,10 +621,10 @@ mod tests {
                 tests.fetch_add(1, Ordering::Relaxed);
                 b.starts_with(b"MHCK") && riff_read(&b[4..], 0, b"", big_endian) == Some(true)
             });
-            let mut driver = Cx::new(input.clone(), &oracle, EvalOptions::default());
+            let mut cx = Cx::new(input.clone(), &oracle, EvalOptions::default());
             let mut pass = LengthAware::default();
             for _ in 0..4 {
-                pass.run(&mut driver).unwrap();
+                pass.run(&mut cx).unwrap();
             }
             let c = |id: &[u8; 4], payload: &[u8]| chunk(id, payload, big_endian);
             let l = |form: &[u8; 4], children: &[Vec<u8>]| list(form, children, big_endian);
@@ -633,7 +633,7 @@ mod tests {
                 l(b"movi", &[l(b"trak", &[c(b"BAD!", &[])])]),
             ]
             .concat();
-            assert_eq!(driver.best(), smallest);
+            assert_eq!(cx.best(), smallest);
             // Runs of the 64 top-level lists go by halves: far fewer tests than one a chunk.
             let tests = tests.load(Ordering::Relaxed);
             assert!(tests <= 50, "{tests} tests");

@@ -23,9 +23,9 @@
 //! let oracle = FnOracle::new(|b: &[u8]| {
 //!     Archive::decode(b).is_ok_and(|t| t.entries().iter().any(|e| e.path == b"src/main.c"))
 //! });
-//! let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
-//! FilesDelete.run(&mut driver).unwrap();
-//! let left = Archive::decode(driver.best()).unwrap();
+//! let mut cx = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
+//! FilesDelete.run(&mut cx).unwrap();
+//! let left = Archive::decode(cx.best()).unwrap();
 //! assert_eq!(left.files(), 1);
 //! ```
 //!
@@ -43,7 +43,8 @@ use crate::cx::Cx;
 use crate::idset::IdSet;
 use crate::policy::{BinarySplit, Policy};
 use crate::report::{Counter, Stop};
-use crate::schedule::{Pass, Schedule};
+use crate::rounds::NoCheckpoints;
+use crate::schedule::{Checks, Pass, Schedule};
 
 /// Deletes whole entries of a tree: files, symbolic links and directories with what they hold,
 /// the largest first, by binary splitting over the list.
@@ -55,8 +56,8 @@ impl Pass for FilesDelete {
         "files/delete".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        let Ok(tree) = Archive::decode(driver.best()) else {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        let Ok(tree) = Archive::decode(cx.best()) else {
             return Ok(());
         };
         let entries = tree.entries();
@@ -89,7 +90,7 @@ impl Pass for FilesDelete {
             Archive::encode_kept(&records, |i| keep[i])
         };
         let mut policy: Box<dyn Policy> = Box::new(BinarySplit::default());
-        driver.run_policy_over(entries.len(), &render, &mut policy)?;
+        cx.run_policy_over(entries.len(), &render, &mut policy)?;
         Ok(())
     }
 }
@@ -113,9 +114,9 @@ impl Pass for FilesHoist {
         "files/hoist".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         loop {
-            let Ok(tree) = Archive::decode(driver.best()) else {
+            let Ok(tree) = Archive::decode(cx.best()) else {
                 return Ok(());
             };
             let files: Vec<usize> = (0..tree.entries().len())
@@ -148,7 +149,7 @@ impl Pass for FilesHoist {
             candidates.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
             candidates.dedup();
             let mut it = candidates.into_iter();
-            if driver
+            if cx
                 .try_candidates(&mut || it.next().map(|c| (c, ())))?
                 .is_none()
             {
@@ -287,9 +288,9 @@ impl Pass for FilesBypass {
         "files/bypass".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         loop {
-            let Ok(tree) = Archive::decode(driver.best()) else {
+            let Ok(tree) = Archive::decode(cx.best()) else {
                 return Ok(());
             };
             let entries = tree.entries();
@@ -359,7 +360,7 @@ impl Pass for FilesBypass {
             candidates.dedup();
             candidates.truncate(Self::MAX_CANDIDATES);
             let mut it = candidates.into_iter();
-            if driver
+            if cx
                 .try_candidates(&mut || it.next().map(|c| (c, ())))?
                 .is_none()
             {
@@ -371,7 +372,9 @@ impl Pass for FilesBypass {
 
 /// Runs a one-file schedule on each regular file of a tree with the rest of the tree as it is
 /// around it. Each file's schedule runs through the round engine (rounds.rs): planned
-/// rounds to its fixpoint, each pass in a row of its own named `pass @ path`.
+/// rounds to its fixpoint, each pass in a row of its own named `pass @ path`, and between
+/// its passes the checkpoints of the run (see [`Pass::run_checked`]: in a reduction, the
+/// whole tree re-run after a pass that changed the file, rolled back if that fails).
 ///
 /// The files go in the order of the references they make to each other (see
 /// [`FilesBypass`]): a file that names no other file first, then the files naming only those,
@@ -411,20 +414,26 @@ impl FilesEach {
     }
 
     /// Runs `schedule` on file `path` of the best tree through the round engine (its rows
-    /// named `pass @ path`), if the file is still there; whether the tree changed.
-    fn reduce_file(driver: &mut Cx, path: &[u8], schedule: &mut Schedule) -> Result<bool, Stop> {
-        let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
+    /// named `pass @ path`, `checks` between its passes), if the file is still there; whether
+    /// the tree changed.
+    fn reduce_file<'o>(
+        cx: &mut Cx<'o>,
+        path: &[u8],
+        schedule: &mut Schedule,
+        checks: &mut Checks<'_, 'o>,
+    ) -> Result<bool, Stop> {
+        let tree = Archive::decode(cx.best()).expect("the passes keep a tree a tree");
         let Some(i) = tree.entries().iter().position(|e| e.path == path) else {
             return Ok(false);
         };
         let splice = tree.splice(i).expect("a regular file");
-        let before = driver.best_shared();
-        driver.focus(&String::from_utf8_lossy(path), splice);
-        driver.count(Counter::FilesEachFiles, 1);
-        let result = crate::rounds::run_within(driver, schedule);
-        driver.unfocus();
+        let before = cx.best_shared();
+        cx.focus(&String::from_utf8_lossy(path), splice);
+        cx.count(Counter::FilesEachFiles, 1);
+        let result = crate::rounds::run_within(cx, schedule, checks);
+        cx.unfocus();
         result?;
-        Ok(driver.best() != before.as_slice())
+        Ok(cx.best() != before.as_slice())
     }
 }
 
@@ -484,8 +493,19 @@ impl Pass for FilesEach {
         self.name.clone()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        let Ok(tree) = Archive::decode(driver.best()) else {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        self.run_checked(cx, &mut Checks::new(&mut NoCheckpoints))
+    }
+
+    /// Each file's schedule takes `checks` between its passes, and so does the deletion
+    /// after a file changed: the tree is re-run after each step that changed it, and rolled
+    /// back if that fails, as between the passes of the whole input.
+    fn run_checked<'o>(
+        &mut self,
+        cx: &mut Cx<'o>,
+        checks: &mut Checks<'_, 'o>,
+    ) -> Result<(), Stop> {
+        let Ok(tree) = Archive::decode(cx.best()) else {
             return Ok(());
         };
         let graph = reference_depths(&tree);
@@ -500,24 +520,27 @@ impl Pass for FilesEach {
             .collect();
         files.sort();
         for (done, (_, _, path)) in files.iter().enumerate() {
-            driver.progress(done as u64, files.len() as u64);
+            cx.progress(done as u64, files.len() as u64);
             // A file deleted since the pass began is skipped.
-            if !Self::reduce_file(driver, path, &mut (self.schedule)())? {
+            if !Self::reduce_file(cx, path, &mut (self.schedule)(), checks)? {
                 continue;
             }
             if let Some(refresh) = &self.refresh {
-                let tree = Archive::decode(driver.best()).expect("the passes keep a tree a tree");
+                let tree = Archive::decode(cx.best()).expect("the passes keep a tree a tree");
                 let roots: Vec<Vec<u8>> = reference_depths(&tree)
                     .into_iter()
                     .filter(|&(i, _, root)| root && tree.entries()[i].path != *path)
                     .map(|(i, _, _)| tree.entries()[i].path.clone())
                     .collect();
                 for root in roots {
-                    Self::reduce_file(driver, &root, &mut refresh())?;
+                    Self::reduce_file(cx, &root, &mut refresh(), checks)?;
                 }
             }
             // What this file no longer uses may go now, before a schedule is spent on it.
-            FilesDelete.run(driver)?;
+            let before = cx.best_shared();
+            FilesDelete.run(cx)?;
+            let paid = cx.best() != before.as_slice();
+            checks.inner.after_pass(cx, paid)?;
         }
         Ok(())
     }
@@ -649,9 +672,9 @@ mod tests {
             Entry::file("lib.sh", 0o644, b"BUG"),
         ])
         .unwrap();
-        let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
-        FilesHoist.run(&mut driver).unwrap();
-        let left = Archive::decode(driver.best()).unwrap();
+        let mut cx = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
+        FilesHoist.run(&mut cx).unwrap();
+        let left = Archive::decode(cx.best()).unwrap();
         assert_eq!(left.entries(), [Entry::file("run.sh", 0o755, b"BUG")]);
     }
 
@@ -697,11 +720,11 @@ mod tests {
         let oracle = FnOracle::new(raises_in_pkg_c);
         assert!(raises_in_pkg_c(&tree.encode()));
         // Moving b.py's content into main.py breaks the relative import.
-        let mut driver = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
-        FilesHoist.run(&mut driver).unwrap();
-        assert_eq!(Archive::decode(driver.best()).unwrap().files(), 3);
-        FilesBypass.run(&mut driver).unwrap();
-        let left = Archive::decode(driver.best()).unwrap();
+        let mut cx = Cx::new(tree.encode(), &oracle, EvalOptions::bare());
+        FilesHoist.run(&mut cx).unwrap();
+        assert_eq!(Archive::decode(cx.best()).unwrap().files(), 3);
+        FilesBypass.run(&mut cx).unwrap();
+        let left = Archive::decode(cx.best()).unwrap();
         assert_eq!(
             left.entries(),
             [
@@ -744,16 +767,16 @@ mod tests {
     #[test]
     fn the_passes_leave_a_single_file_alone() {
         let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-        let mut driver = Cx::new(b"abxcd".to_vec(), &oracle, EvalOptions::bare());
-        FilesDelete.run(&mut driver).unwrap();
-        FilesBypass.run(&mut driver).unwrap();
+        let mut cx = Cx::new(b"abxcd".to_vec(), &oracle, EvalOptions::bare());
+        FilesDelete.run(&mut cx).unwrap();
+        FilesBypass.run(&mut cx).unwrap();
         FilesEach::new(|| {
             crate::strategy::Strategy::named("default")
                 .unwrap()
                 .schedule()
         })
-        .run(&mut driver)
+        .run(&mut cx)
         .unwrap();
-        assert_eq!(driver.best(), b"abxcd");
+        assert_eq!(cx.best(), b"abxcd");
     }
 }

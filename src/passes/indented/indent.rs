@@ -17,9 +17,9 @@
 //! // Interesting while "1/0" is at the start of a line.
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"1/0") || b.windows(4).any(|w| w == b"\n1/0"));
 //! let input = b"import sys\ndef f(x):\n    y = 2\n    1/0\n\nprint(1)\n".to_vec();
-//! let mut driver = Cx::new(input, &oracle, EvalOptions::default());
-//! IndentBlocks.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"import sys\ny = 2\n1/0\n\nprint(1)\n");
+//! let mut cx = Cx::new(input, &oracle, EvalOptions::default());
+//! IndentBlocks.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"import sys\ny = 2\n1/0\n\nprint(1)\n");
 //! ```
 //!
 //! Limits: spaces and tabs count one column each; a tab-indented body dedented under a
@@ -27,49 +27,16 @@
 //! from a deeper block.
 
 use crate::cx::Cx;
-use crate::lex::{Class, lex, pair_brackets};
+use crate::lex::{Class, IndentedLine, indented_lines, lex, pair_brackets};
 use crate::passes::patch::{Cut, Patch, SweepPass};
 
 /// Deletes and dedents indented blocks; see the module doc.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct IndentBlocks;
 
-/// A line: where it starts and ends (past its newline), its indentation, whether blank.
-struct Line {
-    start: usize,
-    end: usize,
-    indent: usize,
-    blank: bool,
-}
-
-fn lines(input: &[u8]) -> Vec<Line> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < input.len() {
-        let end = input[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(input.len(), |i| start + i + 1);
-        let text = &input[start..end];
-        let indent = text
-            .iter()
-            .take_while(|&&b| b == b' ' || b == b'\t')
-            .count();
-        let blank = text[indent..].iter().all(|b| b.is_ascii_whitespace());
-        out.push(Line {
-            start,
-            end,
-            indent,
-            blank,
-        });
-        start = end;
-    }
-    out
-}
-
 /// The candidates on `input`: deletions of blocks, then dedents, each kind largest first.
 fn candidates(input: &[u8]) -> Vec<Patch> {
-    let lines = lines(input);
+    let lines = indented_lines(input);
     let mut deletions = Vec::new();
     let mut dedents = Vec::new();
     for (h, header) in lines.iter().enumerate() {
@@ -119,7 +86,7 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 /// its colon deleted, the body left at the line's indentation. The colon is the line's first
 /// one outside brackets (as the one lexer pairs them), alone (not `::`), with code after it on
 /// the same line.
-fn inline_headers(input: &[u8], lines: &[Line]) -> Vec<Patch> {
+fn inline_headers(input: &[u8], lines: &[IndentedLine]) -> Vec<Patch> {
     let lexemes = lex(input);
     let partner = pair_brackets(&lexemes);
     let is_colon = |k: usize| {
@@ -176,8 +143,8 @@ fn inline_headers(input: &[u8], lines: &[Line]) -> Vec<Patch> {
 impl SweepPass for IndentBlocks {
     const NAME: &'static str = "indent/blocks";
 
-    fn patches(driver: &Cx) -> Vec<Patch> {
-        candidates(driver.best())
+    fn patches(cx: &Cx) -> Vec<Patch> {
+        candidates(cx.best())
     }
 }
 
@@ -232,7 +199,7 @@ mod tests {
             );
         }
         // No colon outside brackets with code after it: `::`, a header ending its line.
-        assert_eq!(inline_headers(input, &lines(input)).len(), 3);
+        assert_eq!(inline_headers(input, &indented_lines(input)).len(), 3);
         assert!(candidates(b"std::vec::Vec::new();\n").is_empty());
         assert_eq!(candidates(b"if a:\n    b\n").len(), 2);
     }
@@ -242,7 +209,7 @@ mod tests {
         // The second line closes the call the first opened, the third opens one that closes
         // on the next line: neither colon is outside brackets on its own line.
         let input = b"x = f(a,\n    b): 1\nd = {k: g(\n  2)}: 3\ne = [1]: 4\n";
-        let heads: Vec<Vec<u8>> = inline_headers(input, &lines(input))
+        let heads: Vec<Vec<u8>> = inline_headers(input, &indented_lines(input))
             .iter()
             .map(|p| applied(input, p))
             .collect();

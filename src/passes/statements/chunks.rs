@@ -34,10 +34,10 @@
 //! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, TopChunks}};
 //! let input: Vec<u8> = (0..200).flat_map(|i| format!("int v{i} = {i};\n").into_bytes()).collect();
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(8).any(|w| w == b"v17 = 17"));
-//! let mut driver = Cx::new(input, &oracle, EvalOptions::default());
+//! let mut cx = Cx::new(input, &oracle, EvalOptions::default());
 //! let mut pass = TopChunks::new(0);
-//! pass.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"int v17 = 17;\n");
+//! pass.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"int v17 = 17;\n");
 //! ```
 //!
 //! Limits: forms are found by shape, not by a grammar: a declaration split over lines with no
@@ -59,9 +59,9 @@ use std::collections::HashSet;
 /// inside such a form and never take it whole. On a 150 KB Rust file of two `static`
 /// tables, one needed, the unneeded one goes in one test, where runs of its elements fail
 /// for the length its type states.
-fn delete_wrappers(driver: &mut Cx) -> Result<(), Stop> {
+fn delete_wrappers(cx: &mut Cx) -> Result<(), Stop> {
     loop {
-        let best = driver.best_shared();
+        let best = cx.best_shared();
         let (_, mut wrappers) = forms_and_wrappers(&best, best.len() / OPEN_SHARE);
         wrappers.sort_by_key(|&(s, e)| (std::cmp::Reverse(e - s), s));
         let mut each = wrappers.into_iter();
@@ -77,7 +77,7 @@ fn delete_wrappers(driver: &mut Cx) -> Result<(), Stop> {
                 (without_ranges(&best, &range), ())
             })
         };
-        if driver.try_candidates(&mut next)?.is_none() {
+        if cx.try_candidates(&mut next)?.is_none() {
             return Ok(());
         }
     }
@@ -289,9 +289,9 @@ fn chunk_start(end: usize, k: usize) -> usize {
 impl TopChunks {
     /// Sweeps the members of each class, the largest class first: runs of its members back to
     /// front, halving the run from all of them down to one. A run never leaves its class.
-    fn sweep_members(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn sweep_members(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         let needed = &self.needed;
-        let classes = class_members(driver.best(), &|head, text| {
+        let classes = class_members(cx.best(), &|head, text| {
             !needed.is_empty() && needed.contains(&member_key(head, text))
         });
         // All members in input order; each class is the range `ranges[g]` of them.
@@ -307,16 +307,16 @@ impl TopChunks {
         let mut order: Vec<usize> = (0..ranges.len()).collect();
         order.sort_by_key(|&g| (std::cmp::Reverse(bytes(ranges[g])), std::cmp::Reverse(g)));
         for (done, &g) in order.iter().enumerate() {
-            driver.progress(done as u64, order.len() as u64);
+            cx.progress(done as u64, order.len() as u64);
             let whole = ranges[g].1 - ranges[g].0;
             let mut k = whole;
             while k >= 1 {
-                if driver.best().len() < self.min_bytes {
+                if cx.best().len() < self.min_bytes {
                     return Ok(());
                 }
                 let (lo, mut end) = ranges[g];
                 while end > lo {
-                    let best = driver.best_shared();
+                    let best = cx.best_shared();
                     let mut at = end;
                     let forms_now = &forms;
                     let first = k == whole;
@@ -342,7 +342,7 @@ impl TopChunks {
                             return Some((bytes, (a, b, cut)));
                         }
                     };
-                    let accepted = driver.try_candidates(&mut next)?;
+                    let accepted = cx.try_candidates(&mut next)?;
                     let failed = match accepted {
                         Some(_) => singles.len().saturating_sub(1),
                         None => singles.len(),
@@ -403,27 +403,27 @@ impl Pass for TopChunks {
         .to_string()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         // Offsets are u32, as in the inferred tree.
-        if driver.best().len() < self.min_bytes || driver.best().len() >= u32::MAX as usize {
+        if cx.best().len() < self.min_bytes || cx.best().len() >= u32::MAX as usize {
             return Ok(());
         }
         let mut forms = match self.units {
             ChunkUnits::Forms => {
-                delete_wrappers(driver)?;
-                forms(driver.best(), driver.best().len() / OPEN_SHARE)
+                delete_wrappers(cx)?;
+                forms(cx.best(), cx.best().len() / OPEN_SHARE)
             }
             ChunkUnits::Bodies => {
-                if !is_text(driver.best()) {
+                if !is_text(cx.best()) {
                     return Ok(());
                 }
-                bodies(driver.best())
+                bodies(cx.best())
             }
             ChunkUnits::Members => {
-                if !is_text(driver.best()) {
+                if !is_text(cx.best()) {
                     return Ok(());
                 }
-                return self.sweep_members(driver);
+                return self.sweep_members(cx);
             }
         };
         let n = forms.len();
@@ -432,15 +432,15 @@ impl Pass for TopChunks {
         }
         let mut k = n;
         while k >= 1 {
-            if driver.best().len() < self.min_bytes {
+            if cx.best().len() < self.min_bytes {
                 return Ok(());
             }
             // One sweep at run length k, back to front. The whole list is tried at the
             // first length only.
             let mut end = forms.len();
             while end > 0 {
-                driver.progress((forms.len() - end) as u64, forms.len() as u64);
-                let best = driver.best_shared();
+                cx.progress((forms.len() - end) as u64, forms.len() as u64);
+                let best = cx.best_shared();
                 let mut at = end;
                 let forms_now = &forms;
                 let first = k == n;
@@ -459,7 +459,7 @@ impl Pass for TopChunks {
                         return Some((bytes, (a, b, cut)));
                     }
                 };
-                match driver.try_candidates(&mut next)? {
+                match cx.try_candidates(&mut next)? {
                     Some((a, b, cut)) => {
                         let removed: usize = cut.iter().map(|(s, e)| e - s).sum();
                         forms.drain(a..b);
@@ -570,20 +570,20 @@ int main(int argc, char **argv)
             .map(|i| format!("int f{i}(int a) {{\n  return a + {i};\n}}\n"))
             .collect();
         let oracle = FnOracle::new(|b: &[u8]| b.windows(10).any(|w| w == b"a + 200;\n}"));
-        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
-        TopChunks::bodies(0).run(&mut driver).unwrap();
+        let mut cx = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
+        TopChunks::bodies(0).run(&mut cx).unwrap();
         let expect: String = (0..256)
             .map(|i| match i {
                 200 => "int f200(int a) {\n  return a + 200;\n}\n".to_string(),
                 _ => format!("int f{i}(int a) {{}}\n"),
             })
             .collect();
-        assert_eq!(String::from_utf8_lossy(driver.best()), expect);
+        assert_eq!(String::from_utf8_lossy(cx.best()), expect);
         // One needed body among 256: about two tests per halving.
         assert!(
-            driver.report().eval.tests_run <= 2 * 9 + 1,
+            cx.report().eval.tests_run <= 2 * 9 + 1,
             "{}",
-            driver.report().eval.tests_run
+            cx.report().eval.tests_run
         );
     }
 
@@ -635,14 +635,14 @@ int main(int argc, char **argv)
                     .find("t63;")
                     .is_some_and(|at| public.is_some_and(|p| p < at))
         });
-        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
-        TopChunks::members(0).run(&mut driver).unwrap();
+        let mut cx = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
+        TopChunks::members(0).run(&mut cx).unwrap();
         assert_eq!(
-            String::from_utf8_lossy(driver.best()),
+            String::from_utf8_lossy(cx.best()),
             "struct Big {\n  int m3(int a) {}\npublic:\n  typedef int t63;\n};\nstruct Small {\n  \n};\n"
         );
         // Halving finds two needed members among 64 in a few tests per halving.
-        let tests = driver.report().eval.tests_run;
+        let tests = cx.report().eval.tests_run;
         assert!(tests <= 40, "{tests}");
     }
 
@@ -655,23 +655,23 @@ int main(int argc, char **argv)
         };
         let oracle = FnOracle::new(needs);
         let mut pass = TopChunks::members(0);
-        let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
-        pass.run(&mut driver).unwrap();
-        assert_eq!(driver.best(), b"struct S {\n  int a;\n  int c;\n};\n");
+        let mut cx = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        pass.run(&mut cx).unwrap();
+        assert_eq!(cx.best(), b"struct S {\n  int a;\n  int c;\n};\n");
         // The same class after a change elsewhere: both members are known needed.
-        let changed = format!("{}int x;\n", String::from_utf8_lossy(driver.best()));
-        let mut driver = Cx::new(
+        let changed = format!("{}int x;\n", String::from_utf8_lossy(cx.best()));
+        let mut cx = Cx::new(
             changed.clone().into_bytes(),
             &oracle,
             EvalOptions::default(),
         );
-        pass.run(&mut driver).unwrap();
-        assert_eq!(driver.best(), changed.as_bytes());
-        assert_eq!(driver.report().eval.tests_run, 0);
+        pass.run(&mut cx).unwrap();
+        assert_eq!(cx.best(), changed.as_bytes());
+        assert_eq!(cx.report().eval.tests_run, 0);
         // A fresh pass tries them again.
-        let mut driver = Cx::new(changed.into_bytes(), &oracle, EvalOptions::default());
-        TopChunks::members(0).run(&mut driver).unwrap();
-        assert!(driver.report().eval.tests_run >= 2);
+        let mut cx = Cx::new(changed.into_bytes(), &oracle, EvalOptions::default());
+        TopChunks::members(0).run(&mut cx).unwrap();
+        assert!(cx.report().eval.tests_run >= 2);
     }
 
     #[test]
@@ -693,10 +693,10 @@ int main(int argc, char **argv)
                     .skip(1)
                     .all(|d| d.matches('(').count() == 301)
         });
-        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
-        delete_wrappers(&mut driver).unwrap();
-        assert_eq!(String::from_utf8_lossy(driver.best()), table("LOW"));
-        assert_eq!(driver.report().eval.tests_run, 2);
+        let mut cx = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
+        delete_wrappers(&mut cx).unwrap();
+        assert_eq!(String::from_utf8_lossy(cx.best()), table("LOW"));
+        assert_eq!(cx.report().eval.tests_run, 2);
     }
 
     #[test]
@@ -715,9 +715,9 @@ int main(int argc, char **argv)
         let input = format!("[{}]", records.join(", "));
         let valid = |b: &[u8]| !b.windows(2).any(|w| w == b",]") && !b.starts_with(b"[,");
         let oracle = FnOracle::new(|b: &[u8]| valid(b) && b.windows(8).any(|w| w == b"\"id\": 5}"));
-        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
-        TopChunks::new(0).run(&mut driver).unwrap();
-        assert_eq!(driver.best(), b"[{\"id\": 5}]");
+        let mut cx = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
+        TopChunks::new(0).run(&mut cx).unwrap();
+        assert_eq!(cx.best(), b"[{\"id\": 5}]");
     }
 
     #[test]
@@ -727,10 +727,10 @@ int main(int argc, char **argv)
             .flat_map(|i| format!("line {i}\n").into_bytes())
             .collect();
         let oracle = FnOracle::new(|b: &[u8]| b.windows(8).any(|w| w == b"line 10\n"));
-        let mut driver = Cx::new(input, &oracle, EvalOptions::default());
-        TopChunks::new(0).run(&mut driver).unwrap();
-        assert_eq!(driver.best(), b"line 10\n");
-        let trace = driver.report().trace;
+        let mut cx = Cx::new(input, &oracle, EvalOptions::default());
+        TopChunks::new(0).run(&mut cx).unwrap();
+        assert_eq!(cx.best(), b"line 10\n");
+        let trace = cx.report().trace;
         // Half the input is gone at the second test.
         assert!(trace[1].0 <= 2 && trace[1].1 < 5_000, "{trace:?}");
     }
@@ -744,11 +744,11 @@ int main(int argc, char **argv)
         let body: String = (0..60).map(|i| format!("int v{i};\n")).collect();
         let input = format!("a {{\nx;\ny;\n}}\nb {{\n{body}}}\n");
         let oracle = FnOracle::new(|b: &[u8]| b.len() == input.len());
-        let mut driver = Cx::new(input.clone().into_bytes(), &oracle, EvalOptions::default());
-        TopChunks::new(0).run(&mut driver).unwrap();
+        let mut cx = Cx::new(input.clone().into_bytes(), &oracle, EvalOptions::default());
+        TopChunks::new(0).run(&mut cx).unwrap();
         assert_eq!(forms(input.as_bytes(), input.len() / OPEN_SHARE).len(), 61);
         assert_eq!(
-            driver.report().eval.tests_run,
+            cx.report().eval.tests_run,
             1 + 1 + 2 + 4 + 8 + 16 + 31 + 61 - 2
         );
     }
@@ -756,10 +756,10 @@ int main(int argc, char **argv)
     #[test]
     fn small_inputs_are_left_to_the_finer_passes() {
         let oracle = FnOracle::new(|_: &[u8]| true);
-        let mut driver = Cx::new(b"a\nb\n".to_vec(), &oracle, EvalOptions::default());
-        TopChunks::new(1000).run(&mut driver).unwrap();
-        assert_eq!(driver.best(), b"a\nb\n");
-        assert_eq!(driver.report().eval.tests_run, 0);
+        let mut cx = Cx::new(b"a\nb\n".to_vec(), &oracle, EvalOptions::default());
+        TopChunks::new(1000).run(&mut cx).unwrap();
+        assert_eq!(cx.best(), b"a\nb\n");
+        assert_eq!(cx.report().eval.tests_run, 0);
     }
 
     proptest::proptest! {

@@ -45,9 +45,9 @@
 //!     s.contains("g();") && s.matches('{').count() == s.matches('}').count()
 //! });
 //! let input = b"void f(){for(int i=0;i<n;++i){g();}}";
-//! let mut driver = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
-//! Constructs.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"void f(){g();}");
+//! let mut cx = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
+//! Constructs.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"void f(){g();}");
 //! ```
 //!
 //! Limits: lexical only: a `while` of a `do .. while (..);` is taken for a loop with an empty
@@ -764,8 +764,8 @@ fn item_cut(seq: &[(usize, usize)], list: &[(usize, usize)], i: usize) -> Cut {
 impl SweepPass for Constructs {
     const NAME: &'static str = "constructs";
 
-    fn patches(driver: &Cx) -> Vec<Patch> {
-        candidates(&driver.nesting(), driver.kind().has_void_functions())
+    fn patches(cx: &Cx) -> Vec<Patch> {
+        candidates(&cx.nesting(), cx.kind().has_void_functions())
     }
 }
 

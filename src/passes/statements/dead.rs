@@ -28,9 +28,9 @@
 //! use myhill::passes::{Cx, DeadDeclarations, Pass};
 //! let input = "struct A { int x; };\nstruct B { A a; };\nint f(B b) {}\nint g(int) {}\nint main() { return g(1); }\n";
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(4).any(|w| w == b"g(1)"));
-//! let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
-//! DeadDeclarations::new(0).run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"int g(int) {}\nint main() { return g(1); }\n");
+//! let mut cx = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+//! DeadDeclarations::new(0).run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"int g(int) {}\nint main() { return g(1); }\n");
 //! ```
 //!
 //! Limits: names are read by shape, not by a grammar, and matched by spelling, whatever their
@@ -211,22 +211,22 @@ impl Pass for DeadDeclarations {
         "chunks/dead".to_string()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         let mut rate = Rate::default();
         loop {
-            let len = driver.best().len();
+            let len = cx.best().len();
             // Offsets are u32, as in the chunk passes.
-            if len < self.min_bytes || len >= u32::MAX as usize || !is_text(driver.best()) {
+            if len < self.min_bytes || len >= u32::MAX as usize || !is_text(cx.best()) {
                 return Ok(());
             }
-            let (mut forms, mut dead) = dead_forms(driver.best(), &self.needed);
+            let (mut forms, mut dead) = dead_forms(cx.best(), &self.needed);
             let mut k = dead.len();
             while k >= 1 {
                 // One sweep at run length k over the dead list, back to front.
                 let mut end = dead.len();
                 while end > 0 {
-                    driver.progress((dead.len() - end) as u64, dead.len() as u64);
-                    let best = driver.best_shared();
+                    cx.progress((dead.len() - end) as u64, dead.len() as u64);
+                    let best = cx.best_shared();
                     let mut at = end;
                     let (forms_now, dead_now) = (&forms, &dead);
                     // The single forms proposed, with their numbers in proposal order: those
@@ -248,12 +248,11 @@ impl Pass for DeadDeclarations {
                         proposed += 1;
                         Some((bytes, (cut[0].0, proposed)))
                     };
-                    let before = driver.best().len();
-                    let accepted = driver.try_candidates(&mut next)?;
+                    let before = cx.best().len();
+                    let accepted = cx.try_candidates(&mut next)?;
                     // Judged in order up to the accepted one, whatever the jobs.
                     let judged = accepted.map_or(proposed, |(_, at)| at);
-                    let slow =
-                        rate.judged(judged, before - driver.best().len(), driver.best().len());
+                    let slow = rate.judged(judged, before - cx.best().len(), cx.best().len());
                     // The candidates judged failing: all those judged, less the one accepted.
                     let failed = judged - usize::from(accepted.is_some());
                     for &(_, i) in singles.iter().filter(|&&(n, _)| n <= failed) {
@@ -265,7 +264,7 @@ impl Pass for DeadDeclarations {
                         Some((first_cut, _)) => {
                             // Forms before the first deleted byte keep their offsets: the
                             // sweep goes on before them, over the new index's dead list.
-                            (forms, dead) = dead_forms(driver.best(), &self.needed);
+                            (forms, dead) = dead_forms(cx.best(), &self.needed);
                             end = dead.partition_point(|&i| (forms[i].start as usize) < first_cut);
                         }
                         None => end = 0,
@@ -282,7 +281,7 @@ impl Pass for DeadDeclarations {
             // Another round while a round removes a good share: late rounds find chains of
             // a few small declarations, which the forms and finer passes take more cheaply.
             // A round that removed nothing ends the pass, however small the input.
-            let removed = len - driver.best().len();
+            let removed = len - cx.best().len();
             if removed == 0 || removed < len / ROUND_SHARE {
                 return Ok(());
             }
@@ -344,15 +343,15 @@ mod tests {
         }
         input.push_str("int main() { return c42(0); }\n");
         let oracle = FnOracle::new(|b: &[u8]| b.windows(9).any(|w| w == b"c42(0); }"));
-        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
-        DeadDeclarations::new(0).run(&mut driver).unwrap();
+        let mut cx = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
+        DeadDeclarations::new(0).run(&mut cx).unwrap();
         assert_eq!(
-            String::from_utf8_lossy(driver.best()),
+            String::from_utf8_lossy(cx.best()),
             "struct b42 {  };\nint c42(b42 z) {}\nint main() { return c42(0); }\n"
         );
         // The entry point is found needed once, by halving, then stays out of the list;
         // the chains go a third at a time: far fewer tests than declarations.
-        let tests = driver.report().eval.tests_run;
+        let tests = cx.report().eval.tests_run;
         assert!(tests <= 60, "{tests}");
     }
 
@@ -389,10 +388,10 @@ mod tests {
                     .find("int open();")
                     .is_some_and(|at| text[..at].trim_end().ends_with("public:"))
         });
-        let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
-        DeadDeclarations::new(0).run(&mut driver).unwrap();
+        let mut cx = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        DeadDeclarations::new(0).run(&mut cx).unwrap();
         assert_eq!(
-            String::from_utf8_lossy(driver.best()),
+            String::from_utf8_lossy(cx.best()),
             "class Box {\npublic:\n  private:\n  public:\n  int open();\n};\nint main() { Box b; return b.open(); }\n"
         );
     }
@@ -400,13 +399,13 @@ mod tests {
     #[test]
     fn small_and_binary_inputs_are_left_alone() {
         let oracle = FnOracle::new(|_: &[u8]| true);
-        let mut driver = Cx::new(b"int f() {}\n".to_vec(), &oracle, EvalOptions::default());
-        DeadDeclarations::new(1000).run(&mut driver).unwrap();
-        assert_eq!(driver.report().eval.tests_run, 0);
+        let mut cx = Cx::new(b"int f() {}\n".to_vec(), &oracle, EvalOptions::default());
+        DeadDeclarations::new(1000).run(&mut cx).unwrap();
+        assert_eq!(cx.report().eval.tests_run, 0);
         let binary: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
-        let mut driver = Cx::new(binary, &oracle, EvalOptions::default());
-        DeadDeclarations::new(0).run(&mut driver).unwrap();
-        assert_eq!(driver.report().eval.tests_run, 0);
+        let mut cx = Cx::new(binary, &oracle, EvalOptions::default());
+        DeadDeclarations::new(0).run(&mut cx).unwrap();
+        assert_eq!(cx.report().eval.tests_run, 0);
     }
 
     #[test]
@@ -420,9 +419,9 @@ mod tests {
             let input: Vec<u8> = (0..10)
                 .flat_map(|i| format!("int a{i} = 1;\n").into_bytes())
                 .collect();
-            let mut driver = Cx::new(input, &oracle, EvalOptions::default());
-            DeadDeclarations::new(0).run(&mut driver).unwrap();
-            let _ = done.send(driver.best().to_vec());
+            let mut cx = Cx::new(input, &oracle, EvalOptions::default());
+            DeadDeclarations::new(0).run(&mut cx).unwrap();
+            let _ = done.send(cx.best().to_vec());
         });
         let best = finished
             .recv_timeout(std::time::Duration::from_secs(60))

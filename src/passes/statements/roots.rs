@@ -18,9 +18,9 @@
 //! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, RootForms}};
 //! let input = "struct A { int x; };\nbool operator==(A, A) { return true; }\nint f(int y) { return y; }\nint main() { return f(1); }\n";
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(4).any(|w| w == b"f(1)"));
-//! let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
-//! RootForms::new(0).run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"\nint f(int y) { return y; }\nint main() { return f(1); }\n");
+//! let mut cx = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+//! RootForms::new(0).run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"\nint f(int y) { return y; }\nint main() { return f(1); }\n");
 //! ```
 //!
 //! Limits: which forms declare no name is read by shape (see `chunks/dead`); an operator the
@@ -82,16 +82,16 @@ impl Pass for RootForms {
         "chunks/roots".to_string()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         loop {
-            let len = driver.best().len();
+            let len = cx.best().len();
             // Offsets are u32, as in the chunk passes.
-            if len < self.min_bytes || len >= u32::MAX as usize || !is_text(driver.best()) {
+            if len < self.min_bytes || len >= u32::MAX as usize || !is_text(cx.best()) {
                 return Ok(());
             }
-            self.sweep(driver)?;
-            self.dead.run(driver)?;
-            if driver.best().len() > len - len / ROUND_SHARE {
+            self.sweep(cx)?;
+            self.dead.run(cx)?;
+            if cx.best().len() > len - len / ROUND_SHARE {
                 return Ok(());
             }
         }
@@ -101,15 +101,15 @@ impl Pass for RootForms {
 impl RootForms {
     /// Runs of the list, the whole list first, then halves, back to front, until the list is
     /// swept at length one or the yield falls.
-    fn sweep(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn sweep(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         let mut rate = Rate::default();
-        let (mut forms, mut list) = self.roots(driver.best());
+        let (mut forms, mut list) = self.roots(cx.best());
         let mut k = list.len();
         while k >= 1 {
             let mut end = list.len();
             while end > 0 {
-                driver.progress((list.len() - end) as u64, list.len() as u64);
-                let best = driver.best_shared();
+                cx.progress((list.len() - end) as u64, list.len() as u64);
+                let best = cx.best_shared();
                 let mut at = end;
                 let (forms_now, list_now) = (&forms, &list);
                 let mut singles: Vec<usize> = Vec::new();
@@ -127,15 +127,15 @@ impl RootForms {
                     proposed += 1;
                     Some((without_ranges(&best, &cut), (cut[0].0, proposed)))
                 };
-                let before = driver.best().len();
-                let accepted = driver.try_candidates(&mut next)?;
+                let before = cx.best().len();
+                let accepted = cx.try_candidates(&mut next)?;
                 let failed = match accepted {
                     Some(_) => singles.len().saturating_sub(1),
                     None => singles.len(),
                 };
                 // Judged in order up to the accepted one, whatever the jobs.
                 let judged = accepted.map_or(proposed, |(_, at)| at);
-                let slow = rate.judged(judged, before - driver.best().len(), driver.best().len());
+                let slow = rate.judged(judged, before - cx.best().len(), cx.best().len());
                 for &i in &singles[..failed] {
                     let f = forms[i];
                     self.needed
@@ -143,7 +143,7 @@ impl RootForms {
                 }
                 match accepted {
                     Some((first_cut, _)) => {
-                        (forms, list) = self.roots(driver.best());
+                        (forms, list) = self.roots(cx.best());
                         end = list.partition_point(|&i| (forms[i].start as usize) < first_cut);
                     }
                     None => end = 0,
@@ -178,10 +178,10 @@ mod tests {
         let mut alone = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
         DeadDeclarations::new(0).run(&mut alone).unwrap();
         assert!(String::from_utf8_lossy(alone.best()).contains("struct Big"));
-        let mut driver = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
-        RootForms::new(0).run(&mut driver).unwrap();
+        let mut cx = Cx::new(input.as_bytes().to_vec(), &oracle, EvalOptions::default());
+        RootForms::new(0).run(&mut cx).unwrap();
         assert_eq!(
-            String::from_utf8_lossy(driver.best()),
+            String::from_utf8_lossy(cx.best()),
             "\nstruct Small { int v; };\nint main() { Small s; return s.v; }\n"
         );
     }
@@ -199,28 +199,28 @@ mod tests {
             let t = String::from_utf8_lossy(b);
             t.contains("bool operator==(T7, T7)") && t.contains("return T7{} == T7{}; }")
         });
-        let mut driver = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
+        let mut cx = Cx::new(input.into_bytes(), &oracle, EvalOptions::default());
         let mut pass = RootForms::new(0);
-        pass.run(&mut driver).unwrap();
-        let best = String::from_utf8_lossy(driver.best()).into_owned();
+        pass.run(&mut cx).unwrap();
+        let best = String::from_utf8_lossy(cx.best()).into_owned();
         assert!(!best.contains("T8"), "{best}");
         assert!(best.contains("bool operator==(T7, T7)"), "{best}");
-        let tests = driver.report().eval.tests_run;
+        let tests = cx.report().eval.tests_run;
         assert!(tests <= 40, "{tests}");
         // Run again: the needed operator is remembered, nothing left to try.
-        pass.run(&mut driver).unwrap();
-        assert_eq!(driver.report().eval.tests_run, tests);
+        pass.run(&mut cx).unwrap();
+        assert_eq!(cx.report().eval.tests_run, tests);
     }
 
     #[test]
     fn small_and_binary_inputs_are_left_alone() {
         let oracle = FnOracle::new(|_: &[u8]| true);
-        let mut driver = Cx::new(
+        let mut cx = Cx::new(
             b"bool operator<(A, A);\n".to_vec(),
             &oracle,
             EvalOptions::default(),
         );
-        RootForms::new(1000).run(&mut driver).unwrap();
-        assert_eq!(driver.report().eval.tests_run, 0);
+        RootForms::new(1000).run(&mut cx).unwrap();
+        assert_eq!(cx.report().eval.tests_run, 0);
     }
 }

@@ -22,9 +22,9 @@
 //!     s.contains("unsigned i;") || (s.contains("#include <stdio.h>") && s.contains("size_t i;"))
 //! });
 //! let input = b"#include <stdio.h>\nvoid f(){size_t i;i<g();}\n".to_vec();
-//! let mut driver = Cx::new(input, &oracle, EvalOptions::default());
-//! BuiltinTypes::default().run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"void f(){unsigned i;i<g();}\n");
+//! let mut cx = Cx::new(input, &oracle, EvalOptions::default());
+//! BuiltinTypes::default().run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"void f(){unsigned i;i<g();}\n");
 //! ```
 //!
 //! Limits: lexical, not a parser: a type's place and a declaration are told by the words
@@ -34,7 +34,7 @@
 //! not proposed again by the same pass.
 
 use crate::cx::Cx;
-use crate::lex::{Class, Lexeme, lex};
+use crate::lex::{Class, Lexeme, Pairing, lex};
 use crate::passes::text::rename::is_reserved;
 use crate::report::Stop;
 use crate::schedule::Pass;
@@ -228,12 +228,13 @@ impl<'a> Code<'a> {
         let mut typedefs: Vec<(usize, usize)> = Vec::new();
         let mut typedef_at: Option<usize> = None;
         let mut typedef_depth: Option<usize> = None;
-        let mut depth = 0usize;
+        // The depth a `;` ends a typedef at, by the one bracket pairing (`lex::Pairing`).
+        let mut pairing = Pairing::default();
         let word = |k: usize| self.word(k);
         for k in 0..self.sig.len() {
+            pairing.feed(self.sig[k].class, k);
+            let depth = pairing.depth();
             match self.sig[k].class {
-                Class::Punct(b'(' | b'[' | b'{') => depth += 1,
-                Class::Punct(b')' | b']' | b'}') => depth = depth.saturating_sub(1),
                 Class::Punct(b';') if typedef_depth == Some(depth) => {
                     if k > 0 && word(k - 1) {
                         declared.insert(self.text(k - 1));
@@ -392,9 +393,9 @@ impl Pass for BuiltinTypes {
         "types/builtin".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         loop {
-            let input = driver.best_shared();
+            let input = cx.best_shared();
             let order: Vec<Candidate> = candidates(&input)
                 .into_iter()
                 .filter(|c| !self.failed.contains(&c.what))
@@ -403,7 +404,7 @@ impl Pass for BuiltinTypes {
                 return Ok(());
             }
             let mut next = order.iter().enumerate().map(|(k, c)| (c.render(&input), k));
-            let winner = driver.try_candidates(&mut || next.next())?;
+            let winner = cx.try_candidates(&mut || next.next())?;
             // Learn only what came before the winner: the same for every --jobs.
             let tried = winner.unwrap_or(order.len());
             for c in &order[..tried] {

@@ -68,8 +68,8 @@ impl Pass for StripComments {
         "strip/comments".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        let best = driver.best().to_vec();
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        let best = cx.best().to_vec();
         let all = strip_comments(&best, |_| true);
         if all.len() >= best.len() {
             return Ok(());
@@ -83,7 +83,7 @@ impl Pass for StripComments {
         }
         .into_iter()
         .map(|c| (c, ()));
-        driver.try_candidates(&mut || candidates.next()).map(drop)
+        cx.try_candidates(&mut || candidates.next()).map(drop)
     }
 }
 

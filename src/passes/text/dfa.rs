@@ -134,23 +134,23 @@ impl DfaPass {
     }
 }
 
-fn report(driver: &mut Cx, stats: &InductionStats, learned: u64) {
-    driver.count(Counter::DfaSolves, stats.solves);
-    driver.time(Counter::DfaSatSeconds, stats.sat_time);
-    driver.time(Counter::DfaBuildSeconds, stats.build_time);
-    driver.count(Counter::DfaGaveUp, stats.gave_up);
-    driver.count(Counter::DfaGaveUpDeadline, stats.gave_up_deadline);
-    driver.count(Counter::DfaBuilds, stats.builds);
-    driver.count(Counter::DfaSolverRounds, stats.solver_rounds);
-    driver.count(Counter::DfaFallbackRounds, stats.fallback_rounds);
-    driver.count(Counter::DfaCarriedPairs, stats.carried_pairs);
-    driver.count(Counter::DfaWindowsExhausted, stats.windows_exhausted);
-    driver.count(Counter::DfaProbeRounds, stats.probe_rounds);
-    driver.count(Counter::DfaLearnedCombinations, stats.combinations);
-    driver.count(Counter::DfaLearnedPairs, learned);
-    driver.count(Counter::DfaMaxColours, stats.max_colours as u64);
-    driver.count(Counter::DfaMaxClauses, stats.max_clauses as u64);
-    driver.time(Counter::DfaLongestSolveSeconds, stats.longest_solve);
+fn report(cx: &mut Cx, stats: &InductionStats, learned: u64) {
+    cx.count(Counter::DfaSolves, stats.solves);
+    cx.time(Counter::DfaSatSeconds, stats.sat_time);
+    cx.time(Counter::DfaBuildSeconds, stats.build_time);
+    cx.count(Counter::DfaGaveUp, stats.gave_up);
+    cx.count(Counter::DfaGaveUpDeadline, stats.gave_up_deadline);
+    cx.count(Counter::DfaBuilds, stats.builds);
+    cx.count(Counter::DfaSolverRounds, stats.solver_rounds);
+    cx.count(Counter::DfaFallbackRounds, stats.fallback_rounds);
+    cx.count(Counter::DfaCarriedPairs, stats.carried_pairs);
+    cx.count(Counter::DfaWindowsExhausted, stats.windows_exhausted);
+    cx.count(Counter::DfaProbeRounds, stats.probe_rounds);
+    cx.count(Counter::DfaLearnedCombinations, stats.combinations);
+    cx.count(Counter::DfaLearnedPairs, learned);
+    cx.count(Counter::DfaMaxColours, stats.max_colours as u64);
+    cx.count(Counter::DfaMaxClauses, stats.max_clauses as u64);
+    cx.time(Counter::DfaLongestSolveSeconds, stats.longest_solve);
 }
 
 impl Pass for DfaPass {
@@ -163,28 +163,26 @@ impl Pass for DfaPass {
         format!("{kind}/{}", self.granularity)
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         if self.retired
-            || self.proven_minimal.as_deref() == Some(driver.best())
-            || self.probed.as_deref() == Some(driver.best())
+            || self.proven_minimal.as_deref() == Some(cx.best())
+            || self.probed.as_deref() == Some(cx.best())
         {
             return Ok(());
         }
-        let started_from = driver.best().len();
+        let started_from = cx.best().len();
         let mut restart = Restart::default();
         loop {
-            if self.granularity == Granularity::Bytes
-                && driver.best().len() > self.options.max_units
-            {
+            if self.granularity == Granularity::Bytes && cx.best().len() > self.options.max_units {
                 // Too many units, known without the cut (which holds 5 bytes per byte).
-                driver.count(Counter::DfaSkippedTooLarge, 1);
+                cx.count(Counter::DfaSkippedTooLarge, 1);
                 self.retired =
-                    self.options.finish == Finish::ProbeOnly && driver.best().len() == started_from;
+                    self.options.finish == Finish::ProbeOnly && cx.best().len() == started_from;
                 return Ok(());
             }
-            let units = Units::cut(driver.best(), self.granularity);
+            let units = Units::cut(cx.best(), self.granularity);
             if units.is_empty() {
-                driver.count(Counter::DfaIntervalMinimal, 1);
+                cx.count(Counter::DfaIntervalMinimal, 1);
                 return Ok(());
             }
             let too_large = units.len() > self.options.max_units;
@@ -197,9 +195,9 @@ impl Pass for DfaPass {
                 Some(_) => None,
             };
             if let Some(why) = skip {
-                driver.count(why, 1);
+                cx.count(why, 1);
                 self.retired =
-                    self.options.finish == Finish::ProbeOnly && driver.best().len() == started_from;
+                    self.options.finish == Finish::ProbeOnly && cx.best().len() == started_from;
                 return Ok(());
             }
             let certify_now = !restart.probe && self.options.finish == Finish::Certify;
@@ -212,46 +210,46 @@ impl Pass for DfaPass {
                     restart.probe,
                 );
                 let learned_before = induction.known().canonical_known();
-                let outcome = self.search(driver, &mut induction);
+                let outcome = self.search(cx, &mut induction);
                 let learned = induction.known().canonical_known() - learned_before;
-                report(driver, &induction.stats, learned);
+                report(cx, &induction.stats, learned);
                 if let Some(next) = outcome? {
                     restart = next;
                     continue;
                 }
                 if induction.is_interval_minimal() {
-                    driver.count(Counter::DfaIntervalMinimal, 1);
+                    cx.count(Counter::DfaIntervalMinimal, 1);
                     if self.options.finish == Finish::Windows
                         && induction.word().len() <= self.options.pair_stage_units
-                        && self.delete_a_pair(driver, induction.word())?
+                        && self.delete_a_pair(cx, induction.word())?
                     {
                         restart = Restart::default();
                         continue;
                     }
-                    self.proven_minimal = Some(driver.best().to_vec());
+                    self.proven_minimal = Some(cx.best().to_vec());
                     return Ok(());
                 }
             }
             match self.options.finish {
                 Finish::Windows => unreachable!("the windowed search ends interval-minimal"),
                 Finish::ProbeOnly => {
-                    self.retired = driver.best().len() == started_from;
-                    self.probed = Some(driver.best().to_vec());
+                    self.retired = cx.best().len() == started_from;
+                    self.probed = Some(cx.best().to_vec());
                     return Ok(());
                 }
                 Finish::Certify => {
-                    let units = Units::cut(driver.best(), self.granularity);
-                    match driver.certify(&units, Minimality::IntervalMinimal)? {
+                    let units = Units::cut(cx.best(), self.granularity);
+                    match cx.certify(&units, Minimality::IntervalMinimal)? {
                         Certificate::Minimal { .. } => {
-                            driver.count(Counter::DfaIntervalMinimal, 1);
-                            self.proven_minimal = Some(driver.best().to_vec());
+                            cx.count(Counter::DfaIntervalMinimal, 1);
+                            self.proven_minimal = Some(cx.best().to_vec());
                             return Ok(());
                         }
                         Certificate::NotMinimal { smaller, .. } => {
                             // Tested interesting a moment ago: the cache answers, no test.
                             let mut once = Some((smaller, ()));
-                            if driver.try_candidates(&mut || once.take())?.is_some() {
-                                driver.count(Counter::DfaAcceptedCertify, 1);
+                            if cx.try_candidates(&mut || once.take())?.is_some() {
+                                cx.count(Counter::DfaAcceptedCertify, 1);
                             }
                             restart = Restart {
                                 probe: false,
@@ -268,11 +266,7 @@ impl Pass for DfaPass {
 impl DfaPass {
     /// Runs rounds on one word until a reduction (returns the pairs that carry over to the
     /// new word, and where the deletion began) or interval-minimality (returns `None`).
-    fn search(
-        &mut self,
-        driver: &mut Cx,
-        induction: &mut Induction,
-    ) -> Result<Option<Restart>, Stop> {
+    fn search(&mut self, cx: &mut Cx, induction: &mut Induction) -> Result<Option<Restart>, Stop> {
         while let Some(round) = induction.next_round() {
             let mut round = round;
             if self.options.learn_order {
@@ -287,9 +281,9 @@ impl DfaPass {
             let mut bytes: Vec<Option<Vec<u8>>> = Vec::with_capacity(round.candidates.len());
             for (c, &refuted) in round.candidates.iter().zip(&refuted) {
                 let known_failure = c.interval.is_some()
-                    && driver.cached(&c.bytes).is_some_and(|v| !v.is_interesting());
+                    && cx.cached(&c.bytes).is_some_and(|v| !v.is_interesting());
                 if known_failure {
-                    driver.count(Counter::DfaCacheSeededPairs, 1);
+                    cx.count(Counter::DfaCacheSeededPairs, 1);
                 }
                 bytes.push((!known_failure && !refuted).then(|| c.bytes.clone()));
             }
@@ -303,7 +297,7 @@ impl DfaPass {
                 }
                 None
             };
-            let winner = driver.try_candidates(&mut next)?;
+            let winner = cx.try_candidates(&mut next)?;
             let failed = winner.unwrap_or(round.candidates.len());
             let reached = winner.map_or(failed, |w| w + 1);
             for (i, (c, &refuted)) in round.candidates[..reached].iter().zip(&refuted).enumerate() {
@@ -316,7 +310,7 @@ impl DfaPass {
                     (false, Origin::Fallback) => Counter::DfaSubmittedFallback,
                     (false, _) => Counter::DfaSubmittedColouring,
                 };
-                driver.count(counter, 1);
+                cx.count(counter, 1);
             }
             for c in &round.candidates[..failed] {
                 induction.learn_failure(c);
@@ -330,11 +324,11 @@ impl DfaPass {
                     Origin::Fallback => Counter::DfaAcceptedFallback,
                     Origin::Span => Counter::DfaAcceptedSpan,
                 };
-                driver.count(counter, 1);
+                cx.count(counter, 1);
                 if won.probe {
-                    driver.count(Counter::DfaAcceptedProbe, 1);
+                    cx.count(Counter::DfaAcceptedProbe, 1);
                 }
-                let carried = if self.recuts_alike(driver, induction, &won.symbols) {
+                let carried = if self.recuts_alike(cx, induction, &won.symbols) {
                     induction.carried_over(won)
                 } else {
                     Vec::new()
@@ -358,7 +352,7 @@ impl DfaPass {
     /// interesting: a bracket with its partner, which no quotient of a word that needs each
     /// alone can propose. Outermost pairs first, of differing units only (equal ones delete
     /// like a loop, which the intervals already refuted). Returns whether one was accepted.
-    fn delete_a_pair(&self, driver: &mut Cx, word: &Word) -> Result<bool, Stop> {
+    fn delete_a_pair(&self, cx: &mut Cx, word: &Word) -> Result<bool, Stop> {
         let n = word.len();
         let mut pairs: Vec<(usize, usize)> = (0..n)
             .flat_map(|i| (i + 2..n).map(move |j| (i, j)))
@@ -372,17 +366,17 @@ impl DfaPass {
                 .collect();
             (word.spell(&kept), ())
         });
-        let tried = driver.try_candidates(&mut || candidates.next())?;
+        let tried = cx.try_candidates(&mut || candidates.next())?;
         if tried.is_some() {
-            driver.count(Counter::DfaAcceptedUnitPair, 1);
+            cx.count(Counter::DfaAcceptedUnitPair, 1);
         }
         Ok(tried.is_some())
     }
 
     /// Carried pairs are positions of the candidate's symbols; they apply only if cutting the
     /// accepted bytes again gives the same units (tokens can fuse across a deletion).
-    fn recuts_alike(&self, driver: &Cx, induction: &Induction, symbols: &[u32]) -> bool {
-        let units = Units::cut(driver.best(), self.granularity);
+    fn recuts_alike(&self, cx: &Cx, induction: &Induction, symbols: &[u32]) -> bool {
+        let units = Units::cut(cx.best(), self.granularity);
         let word = induction.word();
         units.len() == symbols.len()
             && symbols

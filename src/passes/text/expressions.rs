@@ -17,9 +17,9 @@
 //! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Expressions, Pass}};
 //! // Interesting while it still divides by zero.
 //! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"/0"));
-//! let mut driver = Cx::new(b"x = total(a, b) * scale/0".to_vec(), &oracle, EvalOptions::default());
-//! Expressions.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"0/0");
+//! let mut cx = Cx::new(b"x = total(a, b) * scale/0".to_vec(), &oracle, EvalOptions::default());
+//! Expressions.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"0/0");
 //! ```
 //!
 //! Cost: 2 tests per binary operator and 1 per name, call or chain; inputs of more than
@@ -196,8 +196,8 @@ fn chains(input: &[u8], seq: &[(usize, usize)], words: &HashSet<usize>) -> Vec<P
 impl SweepPass for Expressions {
     const NAME: &'static str = "expressions";
 
-    fn patches(driver: &Cx) -> Vec<Patch> {
-        candidates(&driver.nesting())
+    fn patches(cx: &Cx) -> Vec<Patch> {
+        candidates(&cx.nesting())
     }
 }
 

@@ -20,9 +20,9 @@
 //! // Interesting while the needle object survives.
 //! let oracle = FnOracle::new(|b: &[u8]| b.windows(15).any(|w| w == br#"{"needle":[42]}"#));
 //! let input = br#"{"a":[{"b":{"needle":[42]}},{}]}"#;
-//! let mut driver = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
-//! Hoist.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), br#"{"needle":[42]}"#);
+//! let mut cx = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
+//! Hoist.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), br#"{"needle":[42]}"#);
 //! ```
 //!
 //! Limits: the groups of the [`crate::tree::Nesting`] (brackets and markup elements, not indentation); a
@@ -82,8 +82,8 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
 impl SweepPass for Hoist {
     const NAME: &'static str = "hoist";
 
-    fn patches(driver: &Cx) -> Vec<Patch> {
-        candidates(&driver.nesting())
+    fn patches(cx: &Cx) -> Vec<Patch> {
+        candidates(&cx.nesting())
     }
 }
 

@@ -13,9 +13,9 @@
 //! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Hollow, Pass}};
 //! // Interesting while the braces and the call survive.
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"f(") && b.ends_with(b"{}"));
-//! let mut driver = Cx::new(b"f(a, b) { x = 1; y = 2; }".to_vec(), &oracle, EvalOptions::default());
-//! Hollow.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"f() {}");
+//! let mut cx = Cx::new(b"f(a, b) { x = 1; y = 2; }".to_vec(), &oracle, EvalOptions::default());
+//! Hollow.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"f() {}");
 //! ```
 //!
 //! Limits: only the groups of the [`crate::tree::Nesting`] and `"..."` literals; a group's delimiters are
@@ -87,8 +87,8 @@ fn candidates(nesting: &Nesting) -> Vec<Patch> {
 impl SweepPass for Hollow {
     const NAME: &'static str = "hollow";
 
-    fn patches(driver: &Cx) -> Vec<Patch> {
-        candidates(&driver.nesting())
+    fn patches(cx: &Cx) -> Vec<Patch> {
+        candidates(&cx.nesting())
     }
 }
 

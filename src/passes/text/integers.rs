@@ -16,12 +16,12 @@
 //!     let n: Vec<u64> = s.split(|c: char| !c.is_ascii_digit()).filter_map(|w| w.parse().ok()).collect();
 //!     n.len() == 2 && n[0] > n[1]
 //! });
-//! let mut driver = Cx::new(b"buf[4096]; copy(1000);".to_vec(), &oracle, EvalOptions::default());
-//! Integers.run(&mut driver).unwrap();
+//! let mut cx = Cx::new(b"buf[4096]; copy(1000);".to_vec(), &oracle, EvalOptions::default());
+//! Integers.run(&mut cx).unwrap();
 //! // The larger first: 4096 goes down to 1001, above the copy; then the copy goes to 0.
-//! assert_eq!(driver.best(), b"buf[1001]; copy(0);");
-//! Integers.run(&mut driver).unwrap(); // as the schedule's next round would
-//! assert_eq!(driver.best(), b"buf[1]; copy(0);");
+//! assert_eq!(cx.best(), b"buf[1001]; copy(0);");
+//! Integers.run(&mut cx).unwrap(); // as the schedule's next round would
+//! assert_eq!(cx.best(), b"buf[1]; copy(0);");
 //! ```
 //!
 //! Cost: up to 2 tests per repeated value, and 2 plus about log2(value) per literal.
@@ -72,9 +72,9 @@ fn rewrite(input: &[u8], which: &[usize], to: u64) -> Vec<u8> {
 }
 
 /// Tests one candidate; whether it was accepted.
-fn try_one(driver: &mut Cx, candidate: Vec<u8>) -> Result<bool, Stop> {
+fn try_one(cx: &mut Cx, candidate: Vec<u8>) -> Result<bool, Stop> {
     let mut once = Some((candidate, ()));
-    Ok(driver.try_candidates(&mut || once.take())?.is_some())
+    Ok(cx.try_candidates(&mut || once.take())?.is_some())
 }
 
 impl Pass for Integers {
@@ -82,14 +82,14 @@ impl Pass for Integers {
         "integers".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         // Every copy of a repeated value at once, largest values first.
-        let lits = literals(driver.best());
+        let lits = literals(cx.best());
         let mut values: Vec<u64> = lits.iter().map(|l| l.2).collect();
         values.sort_unstable_by(|a, b| b.cmp(a));
         values.dedup();
         for v in values {
-            let copies: Vec<usize> = literals(driver.best())
+            let copies: Vec<usize> = literals(cx.best())
                 .iter()
                 .enumerate()
                 .filter(|(_, l)| l.2 == v)
@@ -99,18 +99,18 @@ impl Pass for Integers {
                 continue;
             }
             for to in [0, 1] {
-                if try_one(driver, rewrite(driver.best(), &copies, to))? {
+                if try_one(cx, rewrite(cx.best(), &copies, to))? {
                     break;
                 }
             }
         }
         // Each literal alone, the largest first. Literals keep their order, so an index
         // names the same literal before and after another one is rewritten.
-        let mut order: Vec<usize> = (0..literals(driver.best()).len()).collect();
-        let lits = literals(driver.best());
+        let mut order: Vec<usize> = (0..literals(cx.best()).len()).collect();
+        let lits = literals(cx.best());
         order.sort_by_key(|&k| std::cmp::Reverse(lits[k].2));
         for k in order {
-            let v = literals(driver.best())[k].2;
+            let v = literals(cx.best())[k].2;
             if v == 0 {
                 continue;
             }
@@ -120,7 +120,7 @@ impl Pass for Integers {
                 if to >= passes {
                     break;
                 }
-                if try_one(driver, rewrite(driver.best(), &[k], to))? {
+                if try_one(cx, rewrite(cx.best(), &[k], to))? {
                     passes = to;
                     break;
                 }
@@ -131,7 +131,7 @@ impl Pass for Integers {
                     break;
                 }
                 let mid = f + (passes - f) / 2;
-                if try_one(driver, rewrite(driver.best(), &[k], mid))? {
+                if try_one(cx, rewrite(cx.best(), &[k], mid))? {
                     passes = mid;
                 } else {
                     fails = Some(mid);

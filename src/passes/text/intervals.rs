@@ -16,9 +16,9 @@
 //! ```
 //! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, ShortIntervals}};
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"[42") && b.ends_with(b"]"));
-//! let mut driver = Cx::new(b"[42,7]".to_vec(), &oracle, EvalOptions::default());
-//! ShortIntervals::default().run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"[42]");
+//! let mut cx = Cx::new(b"[42,7]".to_vec(), &oracle, EvalOptions::default());
+//! ShortIntervals::default().run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"[42]");
 //! ```
 //!
 //! Cost: up to 8 tests per token, so the pass skips inputs of more than
@@ -86,8 +86,8 @@ fn candidates(input: &[u8]) -> Vec<Patch> {
 impl SweepPass for ShortIntervals {
     const NAME: &'static str = "intervals/tokens";
 
-    fn patches(driver: &Cx) -> Vec<Patch> {
-        candidates(driver.best())
+    fn patches(cx: &Cx) -> Vec<Patch> {
+        candidates(cx.best())
     }
 }
 

@@ -15,9 +15,9 @@
 //! ```
 //! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Pass, ShortenLiterals}};
 //! let oracle = FnOracle::new(|b: &[u8]| b.starts_with(b"puts(\"E"));
-//! let mut driver = Cx::new(b"puts(\"Error: file not found\");".to_vec(), &oracle, EvalOptions::default());
-//! ShortenLiterals.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"puts(\"E\");");
+//! let mut cx = Cx::new(b"puts(\"Error: file not found\");".to_vec(), &oracle, EvalOptions::default());
+//! ShortenLiterals.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"puts(\"E\");");
 //! ```
 //!
 //! Cost: at most 3 tests per literal per run; the fixpoint shortens further.
@@ -112,8 +112,8 @@ fn empty_values(input: &[u8], lexemes: &[Lexeme]) -> Vec<Patch> {
 impl SweepPass for ShortenLiterals {
     const NAME: &'static str = "literals";
 
-    fn patches(driver: &Cx) -> Vec<Patch> {
-        candidates(driver.best(), driver.kind())
+    fn patches(cx: &Cx) -> Vec<Patch> {
+        candidates(cx.best(), cx.kind())
     }
 }
 

@@ -11,10 +11,10 @@
 //! use myhill::{FnOracle, eval::EvalOptions, passes::{Cx, Partition, Pass}, text::Granularity};
 //! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"z\n"));
 //! let options = EvalOptions { batch: 4, ..EvalOptions::default() };
-//! let mut driver = Cx::new(b"w\nx\ny\nz\n".to_vec(), &oracle, options);
+//! let mut cx = Cx::new(b"w\nx\ny\nz\n".to_vec(), &oracle, options);
 //! let mut pass = Partition::new(Granularity::Lines);
-//! pass.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"z\n");
+//! pass.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"z\n");
 //! assert_eq!(pass.name(), "split/lines");
 //! ```
 //!
@@ -44,8 +44,8 @@ use crate::units::{Granularity, Units};
 /// per level when it holds; when it fails, that batch is dropped and the level starts again
 /// from the accepted best). Chunks shrink with what is left and halve after a level that
 /// removed nothing, until single units remove nothing.
-fn partition(driver: &mut Cx, granularity: Cut) -> Result<(), Stop> {
-    let batch = driver.batch().max(2);
+fn partition(cx: &mut Cx, granularity: Cut) -> Result<(), Stop> {
+    let batch = cx.batch().max(2);
     let mut largest = usize::MAX;
     // The merge of the last level's successes, not yet tested.
     let mut pending: Option<Vec<u8>> = None;
@@ -53,7 +53,7 @@ fn partition(driver: &mut Cx, granularity: Cut) -> Result<(), Stop> {
         let base = pending
             .clone()
             .map(std::sync::Arc::new)
-            .unwrap_or_else(|| driver.best_shared());
+            .unwrap_or_else(|| cx.best_shared());
         let slots = batch - usize::from(pending.is_some());
         let (size, chunks) = chunks(&base, granularity, slots, largest);
         let without = |(s, e): (usize, usize)| [&base[..s], &base[e..]].concat();
@@ -74,15 +74,15 @@ fn partition(driver: &mut Cx, granularity: Cut) -> Result<(), Stop> {
             if candidates.is_empty() {
                 break;
             }
-            let mut verdicts = driver.test_batch(&candidates)?;
+            let mut verdicts = cx.test_batch(&candidates)?;
             if checks_pending {
                 pending = None;
                 let Some(merged) = verdicts[0].take() else {
                     // The merge did not hold: what this batch learned stands on it.
-                    driver.count(Counter::PartitionMergesFailed, 1);
+                    cx.count(Counter::PartitionMergesFailed, 1);
                     continue 'level;
                 };
-                driver.accept(merged);
+                cx.accept(merged);
             }
             let offset = usize::from(checks_pending);
             wins.extend(
@@ -107,7 +107,7 @@ fn partition(driver: &mut Cx, granularity: Cut) -> Result<(), Stop> {
         let ranges: Vec<(usize, usize)> = wins.iter().map(|(c, _)| *c).collect();
         // The first success was tested on the base, which is now the best.
         let (_, first) = wins.swap_remove(0);
-        driver.accept(first);
+        cx.accept(first);
         if ranges.len() > 1 {
             pending = Some(without_ranges(&base, &ranges));
         }
@@ -415,16 +415,16 @@ impl Pass for Partition {
         format!("{}/{units}", BinarySplit::default().name())
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        if driver.batch() > 1 {
-            return partition(driver, self.granularity);
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        if cx.batch() > 1 {
+            return partition(cx, self.granularity);
         }
-        let units = self.granularity.cut(driver.best_shared());
+        let units = self.granularity.cut(cx.best_shared());
         if self.remembering {
-            return split_remembering(driver, &units);
+            return split_remembering(cx, &units);
         }
         let mut policy: Box<dyn Policy> = Box::new(BinarySplit::default());
-        driver.run_policy(&units, &mut policy).map(drop)
+        cx.run_policy(&units, &mut policy).map(drop)
     }
 
     /// Partition's first batch: every chunk of the first level deleted.
@@ -473,12 +473,12 @@ mod tests {
             c.windows(4).any(|w| w == b"f(a)")
         });
         let input = b"int x = f(a);\nint y;\n".to_vec();
-        let mut driver = crate::passes::Cx::new(input.clone(), &oracle, EvalOptions::bare());
+        let mut cx = crate::passes::Cx::new(input.clone(), &oracle, EvalOptions::bare());
         let mut pass = Partition::words();
-        pass.run(&mut driver).unwrap();
-        assert_eq!(driver.best(), b"f(a)");
+        pass.run(&mut cx).unwrap();
+        assert_eq!(cx.best(), b"f(a)");
         assert_eq!(pass.name(), "split/words");
-        drop(driver);
+        drop(cx);
         for candidate in tested.into_inner().unwrap() {
             // Every candidate is the input less whole words: never a word without its space.
             let text = String::from_utf8(candidate).unwrap();

@@ -239,9 +239,9 @@ impl Pass for ShortenIdentifiers {
         "rename/identifiers".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
         loop {
-            let round = Renaming::new(driver.best(), &self.failed);
+            let round = Renaming::new(cx.best(), &self.failed);
             if round.order.is_empty() {
                 return Ok(());
             }
@@ -250,7 +250,7 @@ impl Pass for ShortenIdentifiers {
                 .iter()
                 .enumerate()
                 .map(|(k, from)| (round.render(from), k));
-            let winner = driver.try_candidates(&mut || candidates.next())?;
+            let winner = cx.try_candidates(&mut || candidates.next())?;
             // Learn only what came before the winner: the same for every --jobs.
             let tried = winner.unwrap_or(round.order.len());
             for from in &round.order[..tried] {
@@ -258,8 +258,8 @@ impl Pass for ShortenIdentifiers {
             }
             match winner {
                 Some(k) => {
-                    driver.count(Counter::RenameAccepted, 1);
-                    driver.note_rename(&round.order[k], &round.to);
+                    cx.count(Counter::RenameAccepted, 1);
+                    cx.note_rename(&round.order[k], &round.to);
                 }
                 None => return Ok(()),
             }
@@ -333,15 +333,15 @@ mod tests {
             let words: Vec<&str> = s.split(' ').collect();
             words.len() == 3 && words[0] == words[2] && words[1] == "keep_me"
         });
-        let mut driver = Cx::new(
+        let mut cx = Cx::new(
             b"long_name keep_me long_name".to_vec(),
             &oracle,
             EvalOptions::default(),
         );
         let mut pass = ShortenIdentifiers::default();
-        pass.run(&mut driver).unwrap();
-        assert_eq!(driver.best(), b"a keep_me a");
-        assert_eq!(driver.report().eval.tests_run, 2);
+        pass.run(&mut cx).unwrap();
+        assert_eq!(cx.best(), b"a keep_me a");
+        assert_eq!(cx.report().eval.tests_run, 2);
         assert!(pass.failed.contains(b"keep_me".as_slice()));
     }
 }

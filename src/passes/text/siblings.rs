@@ -15,9 +15,9 @@
 //!     let s = String::from_utf8_lossy(b);
 //!     s.contains("b(){}") && s.matches("(){}").count() == s.matches("(").count()
 //! });
-//! let mut driver = Cx::new(b"a(){}b(){}c(){}".to_vec(), &oracle, EvalOptions::default());
-//! SiblingRuns::default().run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"b(){}");
+//! let mut cx = Cx::new(b"a(){}b(){}c(){}".to_vec(), &oracle, EvalOptions::default());
+//! SiblingRuns::default().run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"b(){}");
 //! ```
 //!
 //! Cost: about 7 candidates per element, so the pass skips inputs of more than
@@ -74,8 +74,8 @@ fn candidates(s: &Nesting) -> Vec<Patch> {
 impl SweepPass for SiblingRuns {
     const NAME: &'static str = "siblings";
 
-    fn patches(driver: &Cx) -> Vec<Patch> {
-        candidates(&driver.nesting())
+    fn patches(cx: &Cx) -> Vec<Patch> {
+        candidates(&cx.nesting())
     }
 }
 

@@ -118,11 +118,10 @@ pub fn join_lines(input: &[u8]) -> Vec<u8> {
 }
 
 /// Tests `edit(best)` if it is shorter than the best: the one candidate of these passes.
-fn try_shorter(driver: &mut Cx, edit: fn(&[u8]) -> Vec<u8>) -> Result<(), Stop> {
-    let best = driver.best();
+fn try_shorter(cx: &mut Cx, edit: fn(&[u8]) -> Vec<u8>) -> Result<(), Stop> {
+    let best = cx.best();
     let mut candidate = Some(edit(best)).filter(|c| c.len() < best.len());
-    driver
-        .try_candidates(&mut || candidate.take().map(|c| (c, ())))
+    cx.try_candidates(&mut || candidate.take().map(|c| (c, ())))
         .map(drop)
 }
 
@@ -135,8 +134,8 @@ impl Pass for SqueezeSpaces {
         "squeeze/spaces".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        try_shorter(driver, drop_spaces)
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        try_shorter(cx, drop_spaces)
     }
 }
 
@@ -149,8 +148,8 @@ impl Pass for SqueezeLines {
         "squeeze/lines".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        try_shorter(driver, join_lines)
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        try_shorter(cx, join_lines)
     }
 }
 

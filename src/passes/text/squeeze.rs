@@ -71,14 +71,14 @@ impl Pass for SqueezeWhitespace {
         "squeeze/whitespace".into()
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        let best = driver.best().to_vec();
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        let best = cx.best().to_vec();
         let lines = squeeze(&best, true);
         let mut candidates = [trim(&lines), lines, squeeze(&best, false), trim(&best)]
             .into_iter()
             .filter(|c| c.len() < best.len())
             .map(|c| (c, ()));
-        driver.try_candidates(&mut || candidates.next()).map(drop)
+        cx.try_candidates(&mut || candidates.next()).map(drop)
     }
 }
 

@@ -14,11 +14,11 @@
 //!     text.contains("crash();") && text.matches('{').count() == text.matches('}').count()
 //! });
 //! let input = b"int main() {\n    setup();\n    if (x) {\n        crash();\n    }\n}\n";
-//! let mut driver = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
+//! let mut cx = Cx::new(input.to_vec(), &oracle, EvalOptions::default());
 //! let mut pass = TreePass::new("tpdd".parse().unwrap());
-//! pass.run(&mut driver).unwrap();
-//! assert!(driver.best().len() < input.len());
-//! assert!(String::from_utf8_lossy(driver.best()).contains("crash();"));
+//! pass.run(&mut cx).unwrap();
+//! assert!(cx.best().len() < input.len());
+//! assert!(String::from_utf8_lossy(cx.best()).contains("crash();"));
 //! ```
 //!
 //! Knobs are the pages' own: HDD starts at level 0, ProbDD's prior is 0.1, T-PDD's sigma 0.5;
@@ -139,14 +139,14 @@ impl Pass for TreePass {
         format!("{}/tree", self.strategy)
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        let nesting = driver.nesting();
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        let nesting = cx.nesting();
         let Some(inferred) = nesting.inferred() else {
             return Ok(());
         };
-        driver.count(Counter::TreeNodes, inferred.tree.len() as u64);
-        driver.count(Counter::TreeDepth, inferred.tree.max_depth() as u64);
+        cx.count(Counter::TreeNodes, inferred.tree.len() as u64);
+        cx.count(Counter::TreeDepth, inferred.tree.max_depth() as u64);
         let mut policy = self.strategy.policy(inferred.tree.clone(), &inferred.units);
-        driver.run_policy(&inferred.units, &mut policy).map(drop)
+        cx.run_policy(&inferred.units, &mut policy).map(drop)
     }
 }

@@ -10,10 +10,10 @@
 //! use myhill::text::Granularity;
 //! use std::sync::Arc;
 //! let oracle = FnOracle::new(|b: &[u8]| b.ends_with(b"z\n"));
-//! let mut driver = Cx::new(b"x\ny\nz\n".to_vec(), &oracle, EvalOptions::default());
+//! let mut cx = Cx::new(b"x\ny\nz\n".to_vec(), &oracle, EvalOptions::default());
 //! let mut pass = UnitPass::new(Granularity::Lines, Arc::new(|| Box::new(DDMin) as Box<dyn Policy>));
-//! pass.run(&mut driver).unwrap();
-//! assert_eq!(driver.best(), b"z\n");
+//! pass.run(&mut cx).unwrap();
+//! assert_eq!(cx.best(), b"z\n");
 //! assert_eq!(pass.name(), "ddmin/lines");
 //! ```
 //!
@@ -51,9 +51,9 @@ impl Pass for UnitPass {
         format!("{}/{}", self.policy_name, self.granularity)
     }
 
-    fn run(&mut self, driver: &mut Cx) -> Result<(), Stop> {
-        let units = Units::cut_shared(driver.best_shared(), self.granularity);
+    fn run(&mut self, cx: &mut Cx) -> Result<(), Stop> {
+        let units = Units::cut_shared(cx.best_shared(), self.granularity);
         let mut policy = (self.make)();
-        driver.run_policy(&units, &mut policy).map(drop)
+        cx.run_policy(&units, &mut policy).map(drop)
     }
 }
