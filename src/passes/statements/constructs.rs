@@ -309,6 +309,62 @@ fn returning_void(
     out.extend(Patch::of(cuts));
 }
 
+/// Words after which a parenthesized element is no call's argument nor a statement's head:
+/// `return(0)`, `case(1)`, `char(b)()` (a declarator in parentheses).
+const BEFORE_A_VALUE: &[&[u8]] = &[
+    b"return",
+    b"case",
+    b"throw",
+    b"char",
+    b"short",
+    b"int",
+    b"long",
+    b"unsigned",
+    b"signed",
+    b"void",
+    b"float",
+    b"double",
+    b"bool",
+    b"auto",
+    b"const",
+    b"volatile",
+    b"static",
+];
+
+/// A `(..)` group (element `k` of `seq`) around one element (`inner`), its brackets deleted
+/// (`return(0)<<0` to `return 0<<0`, `char(b)()` to `char b()`): Csmith and macro expansions
+/// parenthesize every value and declarator, and no deletion of one run takes both brackets.
+/// Not a call's single argument (`f(x)`) nor a control statement's head (`if(x)`); a space
+/// takes a bracket's place where two words would join.
+fn parentheses(
+    input: &[u8],
+    seq: &[(usize, usize)],
+    k: usize,
+    inner: &[(usize, usize)],
+    out: &mut Vec<Patch>,
+) {
+    let text = |i: usize| &input[seq[i].0..seq[i].1];
+    if inner.len() != 1 || (k > 0 && is_word(text(k - 1)) && !BEFORE_A_VALUE.contains(&text(k - 1)))
+    {
+        return;
+    }
+    let (open, close) = (seq[k].0, seq[k].1 - 1);
+    let (first, last) = (input[inner[0].0], input[inner[0].1 - 1]);
+    let word = |b: u8| crate::lex::is_word_byte(b);
+    let joins_before = open > 0 && word(input[open - 1]) && word(first);
+    let joins_after = close + 1 < input.len() && word(input[close + 1]) && word(last);
+    let bracket = |at: usize, joins: bool| Cut {
+        start: at,
+        end: at + 1,
+        with: if joins { b" ".to_vec() } else { Vec::new() },
+        adjust: None,
+    };
+    out.extend(Patch::of(vec![
+        bracket(open, joins_before),
+        bracket(close, joins_after),
+    ]));
+}
+
 /// In the parameters `params` of a function's declarator (a `(..)` group after a name), each
 /// parameter's name deleted (`char c` to `char`): a definition whose body does not use a
 /// parameter, or a declaration, needs none. Only where every parameter is a declaration
@@ -681,6 +737,9 @@ fn candidates(s: &Nesting, typed_returns: bool) -> Vec<Patch> {
                     {
                         parameter_names(input, &s.sequences()[params], &mut out);
                     }
+                    if let Some(&inner) = inside.get(&seq[k].0) {
+                        parentheses(input, seq, k, &s.sequences()[inner], &mut out);
+                    }
                 }
                 _ => {}
             }
@@ -924,6 +983,23 @@ mod tests {
             );
             assert!(!r.iter().any(|c| c.starts_with("void f(){;}")), "{r:?}");
         }
+    }
+
+    #[test]
+    fn parentheses_around_one_element_go_but_not_a_call_s_or_a_condition_s() {
+        let r = results("char(b)(){return(0)<<0;}");
+        for want in ["char b(){return(0)<<0;}", "char(b)(){return 0<<0;}"] {
+            assert!(r.contains(&want.to_string()), "{want} in {r:?}");
+        }
+        let r = results("void f(){g(x);if(y)h();}");
+        assert!(
+            !r.iter().any(|c| c.contains("g x") || c.contains("gx")),
+            "{r:?}"
+        );
+        assert!(
+            !r.iter().any(|c| c.contains("if y") || c.contains("ify")),
+            "{r:?}"
+        );
     }
 
     #[test]
