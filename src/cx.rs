@@ -41,8 +41,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The tests over which a pass's yield is judged for a hand-over: as many as a sweep may
-/// fail in a row (the schedule's `SWEEP_PATIENCE`).
-pub(crate) const HAND_OVER_WINDOW: u64 = crate::schedule::SWEEP_PATIENCE as u64;
+/// fail in a row (the schedule's `SWEEP_PATIENCE`; a test there keeps the two equal).
+pub(crate) const HAND_OVER_WINDOW: u64 = 50;
 
 /// What a pass runs with: the driver, the sweeps' memory and the ledger.
 pub struct Cx<'o> {
@@ -318,12 +318,12 @@ impl<'o> Cx<'o> {
     }
 
     /// Starts attributing tests and reductions to the pass `name`, and watches its yield:
-    /// with a [`Cx::yield_floor`], once its last 50 tests (`HAND_OVER_WINDOW`) removed less than
+    /// with a [`Cx::set_hand_over_floor`], once its last 50 tests (`HAND_OVER_WINDOW`) removed less than
     /// the floor a test, its next test ends it with [`Stop::HandOver`]. A pass that runs
     /// passes of its own (on each file of a tree) gives its watch over to theirs.
     pub fn begin_pass(&mut self, name: &str) {
         self.ledger.begin_pass(&mut self.driver, name);
-        let (floor, len) = (self.sweeps.yield_floor, self.driver.best().len());
+        let (floor, len) = (self.sweeps.hand_over_floor, self.driver.best().len());
         self.driver
             .evaluator()
             .watch_yield(floor, HAND_OVER_WINDOW, len);
@@ -352,6 +352,13 @@ impl<'o> Cx<'o> {
     /// Set by the round engine for each pass of a patient round; `None` otherwise.
     pub fn yield_floor(&self) -> Option<f64> {
         self.sweeps.yield_floor
+    }
+
+    /// Sets the yield below which the next pass run hands its tests over (see
+    /// [`Cx::begin_pass`]); the round engine sets the most a pass waiting in the round is
+    /// expected to pay, in patient rounds.
+    pub fn set_hand_over_floor(&mut self, floor: Option<f64>) {
+        self.sweeps.hand_over_floor = floor;
     }
 
     /// Sets [`Cx::yield_floor`] for the next pass run.

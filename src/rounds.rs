@@ -126,10 +126,14 @@ fn run_round<'o>(
             let next = lookahead(schedule, &upcoming, &start, cx.kind(), settings, window);
             cx.evaluator().set_lookahead(next);
         }
-        let floor = (round.thoroughness == Thoroughness::Patient)
-            .then(|| planner.hand_over_rate(i))
-            .flatten();
-        cx.set_yield_floor(floor);
+        let patient = round.thoroughness == Thoroughness::Patient;
+        cx.set_yield_floor(patient.then(|| planner.hand_over_rate(i)).flatten());
+        let waiting = &round.order[at + 1..];
+        cx.set_hand_over_floor(
+            patient
+                .then(|| planner.hand_over_rate_to(i, waiting))
+                .flatten(),
+        );
         let Some(run) = run_pass(cx, schedule, i, settings, checkpoints)? else {
             continue;
         };

@@ -29,6 +29,9 @@ pub(crate) struct Sweeps {
     /// Bytes per test below which a splitting pass hands its tests over (see
     /// [`crate::passes::Cx::yield_floor`]).
     pub(crate) yield_floor: Option<f64>,
+    /// Bytes per test below which any pass hands its tests over to the passes waiting in its
+    /// round (see [`crate::passes::Cx::begin_pass`]).
+    pub(crate) hand_over_floor: Option<f64>,
 }
 
 impl Sweeps {

@@ -418,7 +418,7 @@ fn any_pass_removing_less_than_a_tenth_of_a_byte_a_test_hands_over_below_the_flo
             remember: true,
             patience: None,
         });
-        cx.set_yield_floor(floor);
+        cx.set_hand_over_floor(floor);
         cx.begin_pass(name);
         let ended = pass_named(name).unwrap().run(&mut cx);
         cx.end_pass(false);

@@ -646,6 +646,21 @@ fn statements(input: &[u8], seq: &[(usize, usize)], out: &mut Vec<Patch>) {
     }
 }
 
+/// Where each word of `s`'s input occurs.
+fn word_occurrences(s: &Nesting) -> Occurrences<'_> {
+    let input = s.input();
+    let mut occurrences = Occurrences::new();
+    for l in s.lexemes() {
+        if l.class == crate::lex::Class::Word {
+            occurrences
+                .entry(&input[l.start..l.end])
+                .or_default()
+                .push((l.start, l.end));
+        }
+    }
+    occurrences
+}
+
 /// The candidates on `s`'s input, the one that removes the most first. `typed_returns`: the
 /// language declares a function's result type before its name and has `void` (the C family).
 fn candidates(s: &Nesting, typed_returns: bool) -> Vec<Patch> {
@@ -660,15 +675,7 @@ fn candidates(s: &Nesting, typed_returns: bool) -> Vec<Patch> {
         .enumerate()
         .map(|(g, group)| (group.open.0, g + 1))
         .collect();
-    let mut occurrences = Occurrences::new();
-    for l in s.lexemes() {
-        if l.class == crate::lex::Class::Word {
-            occurrences
-                .entry(&input[l.start..l.end])
-                .or_default()
-                .push((l.start, l.end));
-        }
-    }
+    let occurrences = word_occurrences(s);
     let mut out = Vec::new();
     // Indexes by a name, to `0`: they remove next to nothing, so they come last.
     let mut indexes = Vec::new();
