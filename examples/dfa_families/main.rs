@@ -15,8 +15,9 @@
 //! schedule without its DFA probe) and `probe:BYTES:SYMBOLS` (the default schedule with the
 //! probe's bounds set so), and `dfa-pass:OPTION:...` (the pass with `bN`, a failure budget of
 //! N colouring candidates per word before ddmin's order, `long` (words over a window go to
-//! ddmin's order after the probe), `pN` (the probe stops on a word after N failures),
-//! `learn` (the budget scaled by the run's beliefs), `u0` (no pairs of units), `nobudget`, `hints` or `nohints`).
+//! ddmin's order after the probe; `nolong`: not), `nowalk`, `pN` (the probe stops on a word after N failures),
+//! `learn` (the budget scaled by the run's beliefs), `walk` (no colourings once ddmin's order
+//! is exhausted), `u0` (no pairs of units), `nobudget`, `hints` or `nohints`).
 //! Tests exclude the first run of the original.
 
 mod families;
@@ -68,7 +69,10 @@ fn schedule(strategy: &str) -> Schedule {
                 match part {
                     "hints" => options.carry_hints = true,
                     "long" => options.chunks_before_windows = true,
+                    "nolong" => options.chunks_before_windows = false,
+                    "nowalk" => options.walk_after_chunks = false,
                     "learn" => options.learn_budget = true,
+                    "walk" => options.walk_after_chunks = true,
                     "u0" => options.pair_stage_units = 0,
                     "nohints" => options.carry_hints = false,
                     "nobudget" => options.colouring_failures_per_word = usize::MAX,

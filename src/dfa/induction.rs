@@ -7,10 +7,16 @@
 //!    colours (a few), for up to [`DfaOptions::probe_rounds`] rounds on a word, and only
 //!    while it pays: global structure (balance, a period) shows in a coarse colouring of the
 //!    whole word and in no window of it;
-//! 3. a SAT colouring with the fewest colours found by an upward search from a lower bound
+//! 3. ddmin's order (each chunk kept alone, then each deleted, at granularity 2, 4, 8, ...,
+//!    [`CHUNKS_PER_ROUND`] at a time) once the word's window colourings have failed
+//!    [`DfaOptions::colouring_failures_per_word`] times, or straight after the probe on a word
+//!    longer than a window: on small words ddmin's first tests are cheap wins the colourings
+//!    spend many failures to find; when that order finds nothing, the colourings go on without
+//!    a budget (or, with [`DfaOptions::walk_after_chunks`], only the walk of step 5);
+//! 4. a SAT colouring with the fewest colours found by an upward search from a lower bound
 //!    (the larger of the learned clique and the last bound proved impossible), growing by half
 //!    each step, with no optimality proof;
-//! 4. when the solver gave up, was capped out, or is switched off: the next untested
+//! 5. when the solver gave up, was capped out, or is switched off: the next untested
 //!    canonical intervals, widest first, each of which is a valid single-merge colouring.
 //!
 //! A colouring proposes the quotient's shortest word, each colour class's interval deletion
@@ -30,7 +36,10 @@
 //! the live solvers at once. A failed shortest path or pair of loops is learned as a
 //! combination: the merges it needed (a path is walked through the colouring, and each jump
 //! to another position of the same colour is a merge) may not all hold in one colouring. The
-//! search ends exactly when every canonical interval is known to fail. Nothing here runs a
+//! search ends exactly when every canonical interval is known to fail. With
+//! [`DfaOptions::carry_hints`], every pair a word's colourings separated is mapped through the
+//! accepted deletion and separated again on the next word, as a hint, never as a fact. Nothing
+//! here runs a
 //! test: the pass hands candidates to the driver and reports back.
 //!
 //! ```text
@@ -192,6 +201,8 @@ pub(crate) struct Induction {
     chunk_state: Option<(usize, usize)>,
     /// The run's chances that a colouring candidate and that a chunk is interesting.
     beliefs: (f64, f64),
+    /// ddmin's order ran down to single units on this word and found nothing.
+    chunks_exhausted: bool,
     pub(crate) stats: InductionStats,
 }
 
@@ -342,6 +353,7 @@ impl Induction {
             colouring_failures: 0,
             probe_failures: 0,
             beliefs: (0.5, 0.5),
+            chunks_exhausted: false,
             chunk_state: (options.finish == Finish::Windows
                 && options.colouring_failures_per_word != usize::MAX)
                 .then_some((2, 0)),
@@ -505,6 +517,7 @@ impl Induction {
                 });
             }
         }
+        self.chunks_exhausted = true;
         None
     }
 
@@ -578,7 +591,12 @@ impl Induction {
         {
             return Some(round);
         }
-        match self.colour() {
+        let colour = if self.chunks_exhausted && self.options.walk_after_chunks {
+            Colour::Nothing
+        } else {
+            self.colour()
+        };
+        match colour {
             Colour::Found(colouring) => {
                 let candidates = self.within_budget(self.candidates_from(&colouring, false));
                 if !candidates.is_empty() {

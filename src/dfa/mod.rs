@@ -121,6 +121,9 @@ pub struct DfaOptions {
     /// Scale the failure budget by how well colourings paid against chunks so far in the run
     /// (a belief per kind, as ProbDD keeps one per element).
     pub learn_budget: bool,
+    /// Once ddmin's order finds nothing on a word, prove it interval-minimal by the walk over
+    /// untested intervals alone, without colourings (whose paths and pairs prove nothing).
+    pub walk_after_chunks: bool,
     /// Carry every learned inequality of a word through its accepted deletion as a hint for
     /// the next word's colourings (positions shift; pairs touching deleted units are dropped).
     /// A hint only constrains colourings: the interval-minimal stop still rests on tests.
@@ -151,6 +154,7 @@ impl Default for DfaOptions {
             chunks_before_windows: true,
             probe_failures_per_word: usize::MAX,
             learn_budget: false,
+            walk_after_chunks: true,
             carry_hints: false,
         }
     }
