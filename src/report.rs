@@ -248,6 +248,8 @@ counters! {
     DfaAcceptedInterval = "dfa.accepted_interval", Sum;
     /// Accepted candidates of the fallback.
     DfaAcceptedFallback = "dfa.accepted_fallback", Sum;
+    /// Accepted candidates of the ddmin-order chunks.
+    DfaAcceptedChunk = "dfa.accepted_chunk", Sum;
     /// Accepted candidates that were spans.
     DfaAcceptedSpan = "dfa.accepted_span", Sum;
     /// Accepted candidates of the probe.
@@ -258,6 +260,8 @@ counters! {
     DfaSubmittedColouring = "dfa.submitted_colouring", Sum;
     /// Candidates of the fallback walk handed to the driver.
     DfaSubmittedFallback = "dfa.submitted_fallback", Sum;
+    /// Chunks in ddmin's order (after the colouring candidates' failure budget) handed to the driver.
+    DfaSubmittedChunk = "dfa.submitted_chunk", Sum;
     /// Spans (whole word or window) handed to the driver.
     DfaSubmittedSpan = "dfa.submitted_span", Sum;
     /// Candidates not tested because a failure earlier in their round refutes them.

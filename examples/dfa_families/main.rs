@@ -13,7 +13,12 @@
 //! Strategies: `dfa-pass` (`--strategy dfa-pass --units bytes`), `ddmin` and `probdd` (one run
 //! of the policy over bytes), `default` (the default schedule), `no-probe` (the default
 //! schedule without its DFA probe) and `probe:BYTES:SYMBOLS` (the default schedule with the
-//! probe's bounds set so). Tests exclude the first run of the original.
+//! probe's bounds set so), and `dfa-pass:OPTION:...` (the pass with `bN`, a failure budget of
+//! N colouring candidates per word before ddmin's order, `long` (words over a window go to
+//! ddmin's order after the probe; `nolong`: not), `nowalk`, `pN` (the probe stops on a word after N failures),
+//! `learn` (the budget scaled by the run's beliefs), `walk` (no colourings once ddmin's order
+//! is exhausted), `u0` (no pairs of units), `nobudget`, `hints` or `nohints`).
+//! Tests exclude the first run of the original.
 
 mod families;
 
@@ -57,6 +62,34 @@ fn schedule(strategy: &str) -> Schedule {
         "probdd" => one(unit(|| Box::new(ProbDD::default()))),
         "dfa-pass" => one(Box::new(DfaPass::new(g, DfaOptions::default()))),
         "default" => default(),
+        variant if variant.starts_with("dfa-pass:") => {
+            // `dfa-pass:b4:hints`: the pass with a failure budget of 4 per word, carrying hints.
+            let mut options = DfaOptions::default();
+            for part in variant.split(':').skip(1) {
+                match part {
+                    "hints" => options.carry_hints = true,
+                    "long" => options.chunks_before_windows = true,
+                    "nolong" => options.chunks_before_windows = false,
+                    "nowalk" => options.walk_after_chunks = false,
+                    "learn" => options.learn_budget = true,
+                    "walk" => options.walk_after_chunks = true,
+                    "u0" => options.pair_stage_units = 0,
+                    "nohints" => options.carry_hints = false,
+                    "nobudget" => options.colouring_failures_per_word = usize::MAX,
+                    _ if part.starts_with('p') => {
+                        options.probe_failures_per_word =
+                            part[1..].parse().expect("pN: a probe failure budget")
+                    }
+                    _ => {
+                        options.colouring_failures_per_word = part
+                            .strip_prefix('b')
+                            .and_then(|v| v.parse().ok())
+                            .unwrap_or_else(|| panic!("unknown option {part} of {variant}"))
+                    }
+                }
+            }
+            one(Box::new(DfaPass::new(g, options)))
+        }
         "no-probe" => {
             let mut s = default();
             s.passes.retain(|p| !p.name().starts_with("dfa-probe"));

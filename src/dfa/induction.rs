@@ -7,10 +7,16 @@
 //!    colours (a few), for up to [`DfaOptions::probe_rounds`] rounds on a word, and only
 //!    while it pays: global structure (balance, a period) shows in a coarse colouring of the
 //!    whole word and in no window of it;
-//! 3. a SAT colouring with the fewest colours found by an upward search from a lower bound
+//! 3. ddmin's order (each chunk kept alone, then each deleted, at granularity 2, 4, 8, ...,
+//!    [`CHUNKS_PER_ROUND`] at a time) once the word's window colourings have failed
+//!    [`DfaOptions::colouring_failures_per_word`] times, or straight after the probe on a word
+//!    longer than a window: on small words ddmin's first tests are cheap wins the colourings
+//!    spend many failures to find; when that order finds nothing, the colourings go on without
+//!    a budget (or, with [`DfaOptions::walk_after_chunks`], only the walk of step 5);
+//! 4. a SAT colouring with the fewest colours found by an upward search from a lower bound
 //!    (the larger of the learned clique and the last bound proved impossible), growing by half
 //!    each step, with no optimality proof;
-//! 4. when the solver gave up, was capped out, or is switched off: the next untested
+//! 5. when the solver gave up, was capped out, or is switched off: the next untested
 //!    canonical intervals, widest first, each of which is a valid single-merge colouring.
 //!
 //! A colouring proposes the quotient's shortest word, each colour class's interval deletion
@@ -30,7 +36,10 @@
 //! the live solvers at once. A failed shortest path or pair of loops is learned as a
 //! combination: the merges it needed (a path is walked through the colouring, and each jump
 //! to another position of the same colour is a merge) may not all hold in one colouring. The
-//! search ends exactly when every canonical interval is known to fail. Nothing here runs a
+//! search ends exactly when every canonical interval is known to fail. With
+//! [`DfaOptions::carry_hints`], every pair a word's colourings separated is mapped through the
+//! accepted deletion and separated again on the next word, as a hint, never as a fact. Nothing
+//! here runs a
 //! test: the pass hands candidates to the driver and reports back.
 //!
 //! ```text
@@ -57,6 +66,20 @@ pub(crate) enum Origin {
     Pair,
     ClassInterval,
     Fallback,
+    /// A chunk kept alone or deleted, in ddmin's order, once the colourings of a word have
+    /// failed [`DfaOptions::colouring_failures_per_word`] times.
+    Chunk,
+}
+
+impl Origin {
+    /// Proposed by a colouring (and so, outside the probe, charged to the word's failure
+    /// budget).
+    fn is_colouring(self) -> bool {
+        matches!(
+            self,
+            Origin::ShortestPath | Origin::Pair | Origin::ClassInterval
+        )
+    }
 }
 
 /// A string to test, with the interval it deletes when it is one.
@@ -166,8 +189,25 @@ pub(crate) struct Induction {
     probe: Option<Probe>,
     /// Learned combinations of merges (word positions), each sorted.
     combinations: Vec<Vec<(u32, u32)>>,
+    /// Pairs of positions that differed in earlier words, carried through the accepted
+    /// deletions: constraints on colourings, never facts for the stop.
+    hints: Vec<(u32, u32)>,
+    /// Colouring candidates of this word's windows that failed.
+    colouring_failures: usize,
+    /// The probe's candidates on this word that failed.
+    probe_failures: usize,
+    /// The granularity of the ddmin-order chunks and the next of its slots (each chunk kept
+    /// alone, then each chunk deleted), while that order is not exhausted.
+    chunk_state: Option<(usize, usize)>,
+    /// The run's chances that a colouring candidate and that a chunk is interesting.
+    beliefs: (f64, f64),
+    /// ddmin's order ran down to single units on this word and found nothing.
+    chunks_exhausted: bool,
     pub(crate) stats: InductionStats,
 }
+
+/// The most chunks one round proposes.
+const CHUNKS_PER_ROUND: usize = 16;
 
 fn grow(k: usize) -> usize {
     k + (k / 2).max(1)
@@ -309,8 +349,194 @@ impl Induction {
                 rounds_left: options.probe_rounds,
             }),
             combinations: Vec::new(),
+            hints: Vec::new(),
+            colouring_failures: 0,
+            probe_failures: 0,
+            beliefs: (0.5, 0.5),
+            chunks_exhausted: false,
+            chunk_state: (options.finish == Finish::Windows
+                && options.colouring_failures_per_word != usize::MAX)
+                .then_some((2, 0)),
             stats,
         }
+    }
+
+    /// Adds `hints`, pairs of positions that probably differ (see [`Induction::hints_after`]):
+    /// colourings separate them, but nothing is concluded about the stop.
+    pub(crate) fn add_hints(&mut self, hints: &[(usize, usize)]) {
+        let n = self.word.len();
+        let mut seen: HashSet<(u32, u32)> = self.hints.iter().copied().collect();
+        for &(i, j) in hints {
+            if i < j && j <= n && !self.known.contains(i, j) && seen.insert((i as u32, j as u32)) {
+                self.hints.push((i as u32, j as u32));
+            }
+        }
+    }
+
+    /// Every pair this word's colourings separate (learned or hinted), mapped through the
+    /// deletion that gives `winner`: a position before the deleted units keeps its index, one
+    /// after moves left by their count, one strictly inside a deleted run is dropped. Under the
+    /// automaton model, deleting loops keeps every other position's state, so positions that
+    /// differed still differ. Empty when `winner` is not this word with runs deleted.
+    pub(crate) fn hints_after(&self, winner: &Candidate) -> Vec<(usize, usize)> {
+        const MOST_HINTS: usize = 1 << 18;
+        let mut deleted: Vec<(usize, usize)> = match winner.interval {
+            Some(iv) => vec![iv],
+            None => winner
+                .merges
+                .iter()
+                .map(|&(a, b)| (a as usize, b as usize))
+                .collect(),
+        };
+        deleted.sort_unstable();
+        let disjoint = deleted.windows(2).all(|w| w[0].1 <= w[1].0);
+        if deleted.is_empty() || !disjoint || deleted.iter().any(|&(a, b)| a >= b) {
+            return Vec::new();
+        }
+        let mut kept = Vec::with_capacity(winner.symbols.len());
+        let mut from = 0;
+        for &(a, b) in &deleted {
+            kept.extend_from_slice(&self.word.symbols()[from..a]);
+            from = b;
+        }
+        kept.extend_from_slice(&self.word.symbols()[from..]);
+        if kept != winner.symbols {
+            return Vec::new();
+        }
+        let map = |p: usize| -> Option<usize> {
+            let mut shift = 0;
+            for &(a, b) in &deleted {
+                if a < p && p < b {
+                    return None;
+                }
+                if b <= p {
+                    shift += b - a;
+                }
+            }
+            Some(p - shift)
+        };
+        let mut out = Vec::new();
+        for &(i, j) in self.known.pairs().iter().chain(&self.hints) {
+            if out.len() >= MOST_HINTS {
+                break;
+            }
+            if let (Some(a), Some(b)) = (map(i as usize), map(j as usize))
+                && a < b
+            {
+                out.push((a, b));
+            }
+        }
+        out
+    }
+
+    /// The learned pairs and the hints, for a solver.
+    fn separated_pairs(&self) -> Vec<(u32, u32)> {
+        let mut pairs = self.known.pairs().to_vec();
+        pairs.extend(
+            self.hints
+                .iter()
+                .filter(|&&(i, j)| !self.known.contains(i as usize, j as usize)),
+        );
+        pairs
+    }
+
+    /// Whether the next candidates come in ddmin's order: the colourings spent their budget,
+    /// or the word is longer than a window (after the probe), where each window's span would
+    /// delete at most one window per test and ddmin's halves delete faster.
+    fn chunks_now(&self) -> bool {
+        self.chunk_state.is_some()
+            && (self.colouring_failures >= self.colouring_budget()
+                || (self.options.chunks_before_windows
+                    && self.word.len() > self.options.window
+                    && (!self.options.learn_budget || self.beliefs.1 >= self.beliefs.0)))
+    }
+
+    /// Keeps no more colouring candidates than the word's failure budget has left.
+    fn within_budget(&self, mut candidates: Vec<Candidate>) -> Vec<Candidate> {
+        if self.chunk_state.is_some() {
+            let left = self
+                .colouring_budget()
+                .saturating_sub(self.colouring_failures);
+            candidates.truncate(left);
+        }
+        candidates
+    }
+
+    /// The next chunks in ddmin's order (at each granularity, each chunk kept alone, then
+    /// each deleted), at most [`CHUNKS_PER_ROUND`] at a time so that the colourings can take
+    /// over between rounds, leaving out known failures; `None` once single units were tried.
+    fn chunk_round(&mut self) -> Option<RoundCandidates> {
+        let n = self.word.len();
+        while let Some((g, offset)) = self.chunk_state {
+            let g = g.min(n).max(1);
+            let size = n.div_ceil(g);
+            let chunks: Vec<(usize, usize)> = (0..n)
+                .step_by(size)
+                .map(|s| (s, (s + size).min(n)))
+                .collect();
+            let slots = 2 * chunks.len();
+            let end = (offset + CHUNKS_PER_ROUND).min(slots);
+            self.chunk_state = if end < slots {
+                Some((g, end))
+            } else {
+                (g < n).then(|| ((2 * g).min(n), 0))
+            };
+            let mut seen: HashSet<Vec<u32>> = HashSet::new();
+            let mut candidates = Vec::new();
+            for slot in offset..end {
+                let keep_only = slot < chunks.len();
+                let (s, e) = chunks[slot % chunks.len()];
+                let symbols = if keep_only {
+                    self.word.symbols()[s..e].to_vec()
+                } else {
+                    self.word.delete(s, e)
+                };
+                if symbols.len() == n || !seen.insert(symbols.clone()) {
+                    continue;
+                }
+                let interval = self.word.as_interval(&symbols);
+                if interval.is_some_and(|(i, j)| self.known.contains(i, j)) {
+                    continue;
+                }
+                candidates.push(Candidate {
+                    bytes: self.word.spell(&symbols),
+                    symbols,
+                    interval,
+                    merges: match interval {
+                        Some(_) => Vec::new(),
+                        None => vec![(0, s as u32), (e as u32, n as u32)],
+                    },
+                    origin: Origin::Chunk,
+                    probe: false,
+                });
+            }
+            if !candidates.is_empty() {
+                return Some(RoundCandidates {
+                    colouring: None,
+                    candidates,
+                });
+            }
+        }
+        self.chunks_exhausted = true;
+        None
+    }
+
+    /// What the run so far says of each kind of candidate: the chance that a colouring's
+    /// candidate and that a chunk is interesting. With [`DfaOptions::learn_budget`] the
+    /// failure budget grows with the first's ratio to the second, and a long word goes to the
+    /// chunks first only while they pay at least as well.
+    pub(crate) fn set_beliefs(&mut self, colouring: f64, chunk: f64) {
+        self.beliefs = (colouring, chunk);
+    }
+
+    /// The failure budget of this word's colourings.
+    fn colouring_budget(&self) -> usize {
+        let base = self.options.colouring_failures_per_word;
+        if !self.options.learn_budget || base == usize::MAX {
+            return base;
+        }
+        let (colouring, chunk) = self.beliefs;
+        ((base as f64 * colouring / chunk).round() as usize).clamp(1, 16 * base.max(1))
     }
 
     pub(crate) fn word(&self) -> &Word {
@@ -339,7 +565,16 @@ impl Induction {
             return None;
         }
         while let Some(colouring) = self.probe_colouring() {
-            let candidates = self.candidates_from(&colouring, true);
+            let left = self
+                .options
+                .probe_failures_per_word
+                .saturating_sub(self.probe_failures);
+            if left == 0 {
+                self.probe = None;
+                break;
+            }
+            let mut candidates = self.candidates_from(&colouring, true);
+            candidates.truncate(left);
             if !candidates.is_empty() {
                 self.stats.probe_rounds += 1;
                 return Some(RoundCandidates {
@@ -351,9 +586,19 @@ impl Induction {
         if self.options.finish != Finish::Windows {
             return None;
         }
-        match self.colour() {
+        if self.chunks_now()
+            && let Some(round) = self.chunk_round()
+        {
+            return Some(round);
+        }
+        let colour = if self.chunks_exhausted && self.options.walk_after_chunks {
+            Colour::Nothing
+        } else {
+            self.colour()
+        };
+        match colour {
             Colour::Found(colouring) => {
-                let candidates = self.candidates_from(&colouring, false);
+                let candidates = self.within_budget(self.candidates_from(&colouring, false));
                 if !candidates.is_empty() {
                     self.stats.solver_rounds += 1;
                     return Some(RoundCandidates {
@@ -389,6 +634,13 @@ impl Induction {
 
     /// Records that `candidate` was tested (or known from the cache) and is not interesting.
     pub(crate) fn learn_failure(&mut self, candidate: &Candidate) {
+        if candidate.origin.is_colouring() {
+            if candidate.probe {
+                self.probe_failures += 1;
+            } else {
+                self.colouring_failures += 1;
+            }
+        }
         let Some((i, j)) = candidate.interval else {
             self.learn_combination(&candidate.merges);
             return;
@@ -423,6 +675,7 @@ impl Induction {
         let mut out = Vec::with_capacity(candidates.len());
         for c in candidates {
             let refuted = c.interval.is_none()
+                && c.origin != Origin::Chunk
                 && !c.merges.is_empty()
                 && (c.merges.iter().any(|&(a, b)| {
                     let (a, b) = (a as usize, b as usize);
@@ -550,14 +803,14 @@ impl Induction {
             if probe.solver.as_ref().is_none_or(|s| s.is_dead()) {
                 let started = Instant::now();
                 let segment = Segment::new(self.word.symbols(), self.word.alphabet_len());
-                let pairs = self.known.pairs();
+                let pairs = self.separated_pairs();
                 if cap < 2
                     || ColouringSolver::estimated_clauses(&segment, cap, pairs.len())
                         > self.options.max_clauses
                 {
                     return None;
                 }
-                let solver = ColouringSolver::new(&segment, cap, pairs, &self.combinations);
+                let solver = ColouringSolver::new(&segment, cap, &pairs, &self.combinations);
                 let spent = started.elapsed();
                 self.stats.build_time += spent;
                 self.stats.sat_time += spent;
@@ -658,8 +911,7 @@ impl Induction {
     fn window_pairs(&self, window: EncodedRange) -> Vec<(u32, u32)> {
         let at = |p: usize| (p - window.start) as u32;
         let mut pairs: Vec<(u32, u32)> = self
-            .known
-            .pairs()
+            .separated_pairs()
             .iter()
             .filter(|&&(i, j)| window.holds(i as usize, j as usize))
             .map(|&(i, j)| (at(i as usize), at(j as usize)))
@@ -822,6 +1074,7 @@ mod tests {
         let word = Word::from_symbols(b"abcabcabcabcabcabcab");
         let options = DfaOptions {
             window: 8,
+            chunks_before_windows: false,
             ..DfaOptions::default()
         };
         let mut search = Induction::new(word, &options, &[], 9, false);

@@ -107,6 +107,27 @@ pub struct DfaOptions {
     /// Test each round's candidates in the order of how often their origin paid so far in
     /// the run (off: in the order proposed).
     pub learn_order: bool,
+    /// Failed colouring candidates of windows (paths, class intervals, pairs of loops; the
+    /// probe's are free) a word may cost before its deletions come in ddmin's order (halves, quarters, ...: each chunk kept
+    /// alone, then each chunk deleted) until that order finds nothing; then the colourings
+    /// go on without a budget (`usize::MAX`: no chunks). With [`Finish::Windows`] only.
+    pub colouring_failures_per_word: usize,
+    /// With a failure budget: words longer than [`DfaOptions::window`] go straight to
+    /// ddmin's order after the probe.
+    pub chunks_before_windows: bool,
+    /// Failed candidates of the whole-word probe a word may cost before the probe stops on it
+    /// (`usize::MAX`: only [`DfaOptions::probe_rounds`] bounds it).
+    pub probe_failures_per_word: usize,
+    /// Scale the failure budget by how well colourings paid against chunks so far in the run
+    /// (a belief per kind, as ProbDD keeps one per element).
+    pub learn_budget: bool,
+    /// Once ddmin's order finds nothing on a word, prove it interval-minimal by the walk over
+    /// untested intervals alone, without colourings (whose paths and pairs prove nothing).
+    pub walk_after_chunks: bool,
+    /// Carry every learned inequality of a word through its accepted deletion as a hint for
+    /// the next word's colourings (positions shift; pairs touching deleted units are dropped).
+    /// A hint only constrains colourings: the interval-minimal stop still rests on tests.
+    pub carry_hints: bool,
 }
 
 impl Default for DfaOptions {
@@ -129,6 +150,12 @@ impl Default for DfaOptions {
             finish: Finish::Windows,
             pair_stage_units: 32,
             learn_order: false,
+            colouring_failures_per_word: 2,
+            chunks_before_windows: true,
+            probe_failures_per_word: usize::MAX,
+            learn_budget: false,
+            walk_after_chunks: true,
+            carry_hints: false,
         }
     }
 }

@@ -105,6 +105,7 @@ fn drive_checking(
 ) -> Result<Vec<u8>, TestCaseError> {
     let mut best = input;
     let mut carried = Vec::new();
+    let mut hints = Vec::new();
     let mut near = 0;
     'words: loop {
         let units = Units::cut(&best, Granularity::Bytes);
@@ -112,6 +113,7 @@ fn drive_checking(
             return Ok(best);
         }
         let mut induction = Induction::new(Word::new(&units), options, &carried, near, true);
+        induction.add_hints(&hints);
         while let Some(round) = induction.next_round() {
             let word = induction.word();
             let n = word.len();
@@ -158,6 +160,11 @@ fn drive_checking(
                 induction.learn_failure(c);
             }
             if let Some(w) = winner {
+                hints = if options.carry_hints {
+                    induction.hints_after(&round.candidates[w])
+                } else {
+                    Vec::new()
+                };
                 carried = induction.carried_over(&round.candidates[w]);
                 near = round.candidates[w].interval.map_or(0, |(i, _)| i);
                 best = round.candidates[w].bytes.clone();
@@ -177,6 +184,22 @@ proptest! {
     #[test]
     fn colourings_and_candidates_respect_what_is_known((input, p) in case(24)) {
         let end = drive_checking(input, &p, &small_options())?;
+        prop_assert_eq!(deletable_interval(&end, Granularity::Bytes, &p), None);
+    }
+
+    /// The same without a failure budget (colourings only), and with a budget of one
+    /// failure, chunks first on long words and hints carried across bests.
+    #[test]
+    fn colourings_alone_or_with_chunks_and_hints_reach_the_stop((input, p) in case(24)) {
+        let options = DfaOptions { colouring_failures_per_word: usize::MAX, ..small_options() };
+        let end = drive_checking(input.clone(), &p, &options)?;
+        prop_assert_eq!(deletable_interval(&end, Granularity::Bytes, &p), None);
+        let options = DfaOptions {
+            colouring_failures_per_word: 1,
+            carry_hints: true,
+            ..small_options()
+        };
+        let end = drive_checking(input, &p, &options)?;
         prop_assert_eq!(deletable_interval(&end, Granularity::Bytes, &p), None);
     }
 
@@ -390,8 +413,11 @@ fn pairs_of_loops_delete_a_bracket_with_its_partner() {
         }
     }
     let oracle = FnOracle::new(nested);
+    // Colourings alone, without ddmin's chunks after two failures: what is checked here is
+    // that the colourings' pairs of loops get there.
     let options = DfaOptions {
         probe_colours: 0,
+        colouring_failures_per_word: usize::MAX,
         ..DfaOptions::default()
     };
     let mut cx = Cx::new(input, &oracle, EvalOptions::default());
@@ -502,4 +528,71 @@ fn failures_earlier_in_a_round_refute_what_needs_them() {
         search.refuted_in_order(&round),
         vec![false, true, false, true, false, false]
     );
+}
+
+/// Once its colourings have failed as often as the budget allows, a word's next candidates are
+/// ddmin's: at granularity 2 each half kept alone (the deletions of the other half), then at 4
+/// each quarter kept alone, then each quarter deleted.
+#[test]
+fn a_word_whose_colourings_fail_goes_on_in_ddmins_order() {
+    let word = Word::from_symbols(b"abcdefgh");
+    let options = DfaOptions {
+        colouring_failures_per_word: 0,
+        probe_colours: 0,
+        ..DfaOptions::default()
+    };
+    let mut search = Induction::new(word.clone(), &options, &[], 0, false);
+    let span = search.next_round().unwrap();
+    assert_eq!(span.candidates[0].origin, Origin::Span);
+    search.learn_failure(&span.candidates[0]);
+    let spell = |round: &super::induction::RoundCandidates| -> Vec<String> {
+        round
+            .candidates
+            .iter()
+            .map(|c| String::from_utf8(c.bytes.clone()).unwrap())
+            .collect()
+    };
+    let halves = search.next_round().unwrap();
+    assert!(halves.candidates.iter().all(|c| c.origin == Origin::Chunk));
+    assert_eq!(spell(&halves), ["abcd", "efgh"]);
+    for c in &halves.candidates {
+        search.learn_failure(c);
+    }
+    let quarters = search.next_round().unwrap();
+    assert_eq!(
+        spell(&quarters),
+        [
+            "ab", "cd", "ef", "gh", "cdefgh", "abefgh", "abcdgh", "abcdef"
+        ]
+    );
+    // "cd" kept alone is two deletions at once: its failure forbids both merges together.
+    assert_eq!(quarters.candidates[1].interval, None);
+    assert_eq!(quarters.candidates[1].merges, vec![(0, 2), (4, 8)]);
+}
+
+/// Pairs learned on a word carry to the word after an accepted deletion, shifted past it;
+/// pairs with a position strictly inside the deleted run are dropped.
+#[test]
+fn learned_pairs_carry_through_a_deletion_as_hints() {
+    let word = Word::from_symbols(b"abcdefgh");
+    let mut search = Induction::new(word.clone(), &DfaOptions::default(), &[], 0, false);
+    search.learn_failure(&interval(&word, 0, 2, Origin::Fallback));
+    search.learn_failure(&interval(&word, 1, 5, Origin::Fallback));
+    search.learn_failure(&interval(&word, 6, 8, Origin::Fallback));
+    let winner = interval(&word, 2, 4, Origin::ClassInterval);
+    let mut hints = search.hints_after(&winner);
+    hints.sort_unstable();
+    // (0, 2) keeps its place, (1, 5) becomes (1, 3), (6, 8) becomes (4, 6).
+    assert_eq!(hints, vec![(0, 2), (1, 3), (4, 6)]);
+    let inside = interval(&word, 1, 3, Origin::ClassInterval);
+    let mut hints = search.hints_after(&inside);
+    hints.sort_unstable();
+    // Position 2 was deleted from within: (0, 2) goes; (1, 5) -> (1, 3); (6, 8) -> (4, 6).
+    assert_eq!(hints, vec![(1, 3), (4, 6)]);
+    // A path that is not this word with runs deleted carries nothing.
+    let mut odd = interval(&word, 2, 4, Origin::ShortestPath);
+    odd.interval = None;
+    odd.symbols.reverse();
+    odd.merges = vec![(2, 4)];
+    assert!(search.hints_after(&odd).is_empty());
 }

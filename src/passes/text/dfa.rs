@@ -22,6 +22,9 @@ const PROBE_PAYS: usize = 8;
 struct Restart {
     /// Failing deletions of the old word that are failing deletions of the new one.
     carried: Vec<(usize, usize)>,
+    /// Pairs of positions of the new word that differed in the old one (with
+    /// [`DfaOptions::carry_hints`]).
+    hints: Vec<(usize, usize)>,
     /// Where the accepted deletion began: the search resumes in the window there.
     near: usize,
     /// Probe the new word first: the probe made this reduction (or none was made yet).
@@ -32,6 +35,7 @@ impl Default for Restart {
     fn default() -> Restart {
         Restart {
             carried: Vec::new(),
+            hints: Vec::new(),
             near: 0,
             probe: true,
         }
@@ -45,7 +49,7 @@ impl Default for Restart {
 #[derive(Clone, Debug, Default)]
 struct Outcomes {
     /// (interesting, tested) per origin.
-    counts: [(u64, u64); 5],
+    counts: [(u64, u64); 6],
 }
 
 impl Outcomes {
@@ -56,12 +60,23 @@ impl Outcomes {
             Origin::Pair => 2,
             Origin::ClassInterval => 3,
             Origin::Fallback => 4,
+            Origin::Chunk => 5,
         }
     }
 
     /// The posterior mean chance that a candidate of `origin` is interesting.
     fn rate(&self, origin: Origin) -> f64 {
         let (good, all) = self.counts[Self::slot(origin)];
+        (good as f64 + 1.0) / (all as f64 + 2.0)
+    }
+
+    /// The posterior mean chance that a colouring's candidate (path, pair or class interval)
+    /// is interesting.
+    fn colouring_rate(&self) -> f64 {
+        let (good, all) = [Origin::ShortestPath, Origin::Pair, Origin::ClassInterval]
+            .iter()
+            .map(|&o| self.counts[Self::slot(o)])
+            .fold((0, 0), |(g, a), (x, y)| (g + x, a + y));
         (good as f64 + 1.0) / (all as f64 + 2.0)
     }
 
@@ -209,6 +224,7 @@ impl Pass for DfaPass {
                     restart.near,
                     restart.probe,
                 );
+                induction.add_hints(&restart.hints);
                 let learned_before = induction.known().canonical_known();
                 let outcome = self.search(cx, &mut induction);
                 let learned = induction.known().canonical_known() - learned_before;
@@ -267,7 +283,14 @@ impl DfaPass {
     /// Runs rounds on one word until a reduction (returns the pairs that carry over to the
     /// new word, and where the deletion began) or interval-minimality (returns `None`).
     fn search(&mut self, cx: &mut Cx, induction: &mut Induction) -> Result<Option<Restart>, Stop> {
-        while let Some(round) = induction.next_round() {
+        loop {
+            induction.set_beliefs(
+                self.outcomes.colouring_rate(),
+                self.outcomes.rate(Origin::Chunk),
+            );
+            let Some(round) = induction.next_round() else {
+                break;
+            };
             let mut round = round;
             if self.options.learn_order {
                 // Stable: within an origin the proposal order (widest, most units) stands.
@@ -308,6 +331,7 @@ impl DfaPass {
                     (true, _) => Counter::DfaRefuted,
                     (false, Origin::Span) => Counter::DfaSubmittedSpan,
                     (false, Origin::Fallback) => Counter::DfaSubmittedFallback,
+                    (false, Origin::Chunk) => Counter::DfaSubmittedChunk,
                     (false, _) => Counter::DfaSubmittedColouring,
                 };
                 cx.count(counter, 1);
@@ -323,19 +347,26 @@ impl DfaPass {
                     Origin::ClassInterval => Counter::DfaAcceptedInterval,
                     Origin::Fallback => Counter::DfaAcceptedFallback,
                     Origin::Span => Counter::DfaAcceptedSpan,
+                    Origin::Chunk => Counter::DfaAcceptedChunk,
                 };
                 cx.count(counter, 1);
                 if won.probe {
                     cx.count(Counter::DfaAcceptedProbe, 1);
                 }
-                let carried = if self.recuts_alike(cx, induction, &won.symbols) {
-                    induction.carried_over(won)
+                let (carried, hints) = if self.recuts_alike(cx, induction, &won.symbols) {
+                    let hints = if self.options.carry_hints {
+                        induction.hints_after(won)
+                    } else {
+                        Vec::new()
+                    };
+                    (induction.carried_over(won), hints)
                 } else {
-                    Vec::new()
+                    (Vec::new(), Vec::new())
                 };
                 let near = won.interval.map_or(0, |(i, _)| i);
                 return Ok(Some(Restart {
                     carried,
+                    hints,
                     near,
                     // Paying means deleting in bulk: a probe that trims a few units per round
                     // costs more than the ddmin-style passes after it (seed-200 at lines).
