@@ -441,4 +441,33 @@ mod tests {
         // Consecutive reports differ: an unchanged position is not sent again.
         assert!(seen.windows(2).all(|w| w[0] != w[1]));
     }
+
+    fn tree(files: &[(&str, &[u8])]) -> Vec<u8> {
+        let entries = files
+            .iter()
+            .map(|(path, content)| crate::archive::Entry::file(path, 0o644, content))
+            .collect();
+        Archive::new(entries).unwrap().encode()
+    }
+
+    /// A rollback while focused on a file moves the focus to that file in the tree put back;
+    /// a tree without the file ends the focus.
+    #[test]
+    fn a_rollback_while_focused_refocuses_on_the_file() {
+        let oracle = FnOracle::new(|_: &[u8]| true);
+        let now = tree(&[("a", b"x"), ("b", b"short")]);
+        let mut cx = Cx::new(now.clone(), &oracle, EvalOptions::bare());
+        let splice = Archive::decode(&now).unwrap().splice(1).unwrap();
+        cx.focus("b", splice);
+        assert_eq!(cx.best(), b"short");
+        let earlier = tree(&[("a", b"x y z"), ("b", b"a longer b")]);
+        cx.roll_back_to(Arc::new(earlier.clone()));
+        assert_eq!(cx.best(), b"a longer b");
+        assert_eq!(cx.view().path(), Some("b"));
+        assert_eq!(*cx.whole(), earlier);
+        let without = tree(&[("a", b"x y z")]);
+        cx.roll_back_to(Arc::new(without.clone()));
+        assert!(matches!(cx.view(), View::Whole));
+        assert_eq!(cx.best(), without.as_slice());
+    }
 }

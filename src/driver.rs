@@ -379,39 +379,3 @@ impl<'o> Driver<'o> {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::archive::Entry;
-    use crate::oracle::FnOracle;
-
-    fn tree(files: &[(&str, &[u8])]) -> Vec<u8> {
-        let entries = files
-            .iter()
-            .map(|(path, content)| Entry::file(path, 0o644, content))
-            .collect();
-        Archive::new(entries).unwrap().encode()
-    }
-
-    /// A rollback while focused on a file moves the focus to that file in the tree put back;
-    /// a tree without the file ends the focus.
-    #[test]
-    fn a_rollback_while_focused_refocuses_on_the_file() {
-        let oracle = FnOracle::new(|_: &[u8]| true);
-        let now = tree(&[("a", b"x"), ("b", b"short")]);
-        let mut driver = Driver::new(now.clone(), &oracle, EvalOptions::bare());
-        let splice = Archive::decode(&now).unwrap().splice(1).unwrap();
-        driver.focus("b", splice);
-        assert_eq!(driver.best(), b"short");
-        let earlier = tree(&[("a", b"x y z"), ("b", b"a longer b")]);
-        driver.roll_back_to(Arc::new(earlier.clone()));
-        assert_eq!(driver.best(), b"a longer b");
-        assert_eq!(driver.view().path(), Some("b"));
-        assert_eq!(*driver.whole(), earlier);
-        let without = tree(&[("a", b"x y z")]);
-        driver.roll_back_to(Arc::new(without.clone()));
-        assert!(matches!(driver.view(), View::Whole));
-        assert_eq!(driver.best(), without.as_slice());
-    }
-}
