@@ -317,9 +317,9 @@ impl<'o> Cx<'o> {
         self.ledger.time(counter, time);
     }
 
-    /// Starts attributing tests and reductions to the pass `name`, and watches its yield:
-    /// with a [`Cx::set_hand_over_floor`], once its last 50 tests (`HAND_OVER_WINDOW`) removed less than
-    /// the floor a test, its next test ends it with [`Stop::HandOver`]. A pass that runs
+    /// Starts attributing tests and reductions to the pass `name`, and watches its yield: with
+    /// a [`Cx::set_hand_over_floor`], once its last 50 tests (`HAND_OVER_WINDOW`) removed less
+    /// than the floor a test, its next test ends it with [`Stop::HandOver`]. A pass that runs
     /// passes of its own (on each file of a tree) gives its watch over to theirs.
     pub fn begin_pass(&mut self, name: &str) {
         self.ledger.begin_pass(&mut self.driver, name);
@@ -332,7 +332,7 @@ impl<'o> Cx<'o> {
     /// Stops attributing to the current pass and watching it; `skipped` says the user
     /// skipped it.
     pub fn end_pass(&mut self, skipped: bool) {
-        self.driver.evaluator().watch_yield(None, 0, 0);
+        self.driver.evaluator().unwatch_yield();
         self.ledger.end_pass(&mut self.driver, skipped);
     }
 

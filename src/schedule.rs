@@ -306,11 +306,7 @@ impl Planner {
     /// that has not run yet, or whose sweep was cut short, is left out: it has its turn in
     /// the round anyway, and its infinite expectation says nothing of its yield.
     pub fn hand_over_rate(&self, i: usize) -> Option<f64> {
-        (0..self.paid.len())
-            .filter(|&j| j != i)
-            .map(|j| self.expected_rate(j))
-            .filter(|r| r.is_finite() && *r > 0.0)
-            .max_by(f64::total_cmp)
+        self.most_expected_besides(i, 0..self.paid.len())
     }
 
     /// The yield below which pass `i` hands its tests over to the passes `waiting` after it in
@@ -320,10 +316,14 @@ impl Planner {
     /// 2,696 bytes in one test (strip/comments) set a floor no other pass's 50 tests met, and
     /// hello-cpp ended at 3,121 bytes after 1,000 tests instead of 2,303.
     pub fn hand_over_rate_to(&self, i: usize, waiting: &[usize]) -> Option<f64> {
-        waiting
-            .iter()
-            .filter(|&&j| j != i)
-            .map(|&j| self.expected_rate(j))
+        self.most_expected_besides(i, waiting.iter().copied())
+    }
+
+    /// The highest finite, positive expected rate among `passes` other than `i`.
+    fn most_expected_besides(&self, i: usize, passes: impl Iterator<Item = usize>) -> Option<f64> {
+        passes
+            .filter(|&j| j != i)
+            .map(|j| self.expected_rate(j))
             .filter(|r| r.is_finite() && *r > 0.0)
             .max_by(f64::total_cmp)
     }

@@ -182,6 +182,11 @@ impl<'o> Evaluator<'o> {
         self.watch = floor.map(|floor| YieldWatch::new(floor, window, tests, len));
     }
 
+    /// Stops watching the running pass's yield (see [`Evaluator::watch_yield`]).
+    pub(crate) fn unwatch_yield(&mut self) {
+        self.watch = None;
+    }
+
     /// The best is now `len` bytes long.
     pub(crate) fn best_changed(&mut self, len: usize) {
         let tests = self.stats.tests_run;
