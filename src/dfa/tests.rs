@@ -223,7 +223,8 @@ proptest! {
         pass.run(&mut cx).unwrap();
         prop_assert!(p.holds(cx.best()));
         prop_assert_eq!(deletable_interval(cx.best(), g, &p), None);
-        prop_assert_eq!(cx.report().counters.get(&Counter::DfaIntervalMinimal).copied(), Some(Figure::Count(1)));
+        // Each unit pair deleted after a proof leaves a new word to prove.
+        prop_assert_eq!(proofs(&cx), 1 + count(&cx, Counter::DfaAcceptedUnitPair));
     }
 }
 
@@ -595,4 +596,33 @@ fn learned_pairs_carry_through_a_deletion_as_hints() {
     odd.symbols.reverse();
     odd.merges = vec![(2, 4)];
     assert!(search.hints_after(&odd).is_empty());
+}
+
+/// A case proptest found on CI: after the first proof the pass deletes a pair of units, so it
+/// proves a second word interval-minimal.
+#[test]
+fn a_hashy_token_case_found_by_proptest_stops_interval_minimal() {
+    let input = b"ccbbbc a  aacbaccabc".to_vec();
+    let p = Predicate::Hashy(input.clone());
+    let g = Granularity::Tokens;
+    let oracle = FnOracle::new(|b: &[u8]| p.holds(b));
+    let mut cx = Cx::new(input, &oracle, EvalOptions::default());
+    let mut pass = DfaPass::new(g, small_options());
+    pass.run(&mut cx).unwrap();
+    assert!(p.holds(cx.best()));
+    assert_eq!(deletable_interval(cx.best(), g, &p), None);
+    assert_eq!(count(&cx, Counter::DfaAcceptedUnitPair), 1);
+    assert_eq!(proofs(&cx), 2);
+}
+
+fn count(cx: &Cx, counter: Counter) -> u64 {
+    match cx.report().counters.get(&counter) {
+        Some(Figure::Count(n)) => *n,
+        _ => 0,
+    }
+}
+
+/// Words the pass proved interval-minimal.
+fn proofs(cx: &Cx) -> u64 {
+    count(cx, Counter::DfaIntervalMinimal)
 }
