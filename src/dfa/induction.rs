@@ -478,8 +478,13 @@ impl Induction {
             let end = (offset + CHUNKS_PER_ROUND).min(slots);
             self.chunk_state = if end < slots {
                 Some((g, end))
+            } else if g < n {
+                Some(((2 * g).min(n), 0))
             } else {
-                (g < n).then(|| ((2 * g).min(n), 0))
+                // This round is the order's last: if it finds nothing, the order is over.
+                // Known now, since `chunks_now` reads no further once the state is gone.
+                self.chunks_exhausted = true;
+                None
             };
             let mut seen: HashSet<Vec<u32>> = HashSet::new();
             let mut candidates = Vec::new();

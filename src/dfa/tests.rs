@@ -571,6 +571,38 @@ fn a_word_whose_colourings_fail_goes_on_in_ddmins_order() {
     assert_eq!(quarters.candidates[1].merges, vec![(0, 2), (4, 8)]);
 }
 
+/// Once ddmin's order has tried single units and found nothing, the word is proved
+/// interval-minimal by the walk over untested intervals alone: no colouring comes back after
+/// the order's last round (it used to, because the order's end was noticed only when a round
+/// after it came out empty).
+#[test]
+fn after_ddmins_order_finds_nothing_only_the_walk_is_left() {
+    let word = Word::from_symbols(b"abcdefgh");
+    let options = DfaOptions {
+        colouring_failures_per_word: 0,
+        probe_colours: 0,
+        ..DfaOptions::default()
+    };
+    assert!(options.walk_after_chunks);
+    let mut search = Induction::new(word, &options, &[], 0, false);
+    let mut origins = Vec::new();
+    while let Some(round) = search.next_round() {
+        for c in &round.candidates {
+            search.learn_failure(c);
+        }
+        origins.push(round.candidates[0].origin);
+    }
+    assert!(search.is_interval_minimal());
+    let last_chunk = origins.iter().rposition(|&o| o == Origin::Chunk).unwrap();
+    assert!(last_chunk + 1 < origins.len(), "{origins:?}");
+    assert!(
+        origins[last_chunk + 1..]
+            .iter()
+            .all(|&o| o == Origin::Fallback),
+        "{origins:?}"
+    );
+}
+
 /// Pairs learned on a word carry to the word after an accepted deletion, shifted past it;
 /// pairs with a position strictly inside the deleted run are dropped.
 #[test]
