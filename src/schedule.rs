@@ -315,36 +315,8 @@ impl Planner {
     /// is worth a stop: with every pass's (as [`Planner::hand_over_rate`]), a pass that took
     /// 2,696 bytes in one test (strip/comments) set a floor no other pass's 50 tests met, and
     /// hello-cpp ended at 3,121 bytes after 1,000 tests instead of 2,303.
-    /// A waiting pass that has not run a test yet is expected to pay what the best-paying
-    /// pass of this run paid over a whole window ([`Planner::untried_rate`]).
     pub fn hand_over_rate_to(&self, i: usize, waiting: &[usize]) -> Option<f64> {
-        let untried = waiting
-            .iter()
-            .any(|&j| j != i && self.last[j].run.is_none())
-            .then(|| self.untried_rate())
-            .flatten();
-        let expected = self.most_expected_besides(i, waiting.iter().copied());
-        match (expected, untried) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        }
-    }
-
-    /// What a pass that has not run yet is expected to remove per test: the most any pass of
-    /// this run removed per test over a run of at least [`SWEEP_PATIENCE`] tests, a yield
-    /// measured on this input (a run of a few tests, comments or spaces in one, says nothing
-    /// of a pass that tests one candidate at a time); `None` before such a run. On a 55 KB
-    /// one-line C file, without it, the tree kept the first round's last 811 tests of 300 s
-    /// at 41 bytes a test, after 518 tests of renaming at 26; with it, it hands over within
-    /// 170 tests to the untried passes behind it, which empty the bodies at 300 bytes a test,
-    /// and the run ends at 34 bytes in 166 s (notes/schedule.md, the hand-over).
-    pub fn untried_rate(&self) -> Option<f64> {
-        self.last
-            .iter()
-            .filter_map(|last| last.run)
-            .filter(|run| run.tests >= SWEEP_PATIENCE as u64 && run.removed > 0)
-            .map(|run| run.removed as f64 / run.tests as f64)
-            .max_by(f64::total_cmp)
+        self.most_expected_besides(i, waiting.iter().copied())
     }
 
     /// The highest finite, positive expected rate among `passes` other than `i`.
@@ -685,23 +657,6 @@ mod tests {
         // Handing over to the passes waiting in the round: only theirs counts.
         assert_eq!(planner.hand_over_rate_to(0, &[1, 2, 3]), Some(0.2));
         assert_eq!(planner.hand_over_rate_to(0, &[2, 3]), None);
-    }
-
-    #[test]
-    fn an_untried_pass_is_expected_to_pay_what_the_best_window_of_the_run_paid() {
-        let mut planner = Planner::new(4, true);
-        // Before any run of a whole window, an untried pass expects nothing measured.
-        planner.record(0, run(2, 900));
-        assert_eq!(planner.untried_rate(), None);
-        assert_eq!(planner.hand_over_rate_to(1, &[2, 3]), None);
-        // 260 bytes in 100 tests: 2.6 a test; the 900 bytes in 2 tests do not count.
-        planner.record(1, run(100, 260));
-        assert_eq!(planner.untried_rate(), Some(2.6));
-        // The tree (pass 2), removing a tenth of a byte a test, hands over to pass 3.
-        assert_eq!(planner.hand_over_rate_to(2, &[3]), Some(2.6));
-        // Once pass 3 ran, its own expectation stands: nothing changed since, nothing.
-        planner.record(3, run(60, 30));
-        assert_eq!(planner.hand_over_rate_to(2, &[3]), None);
     }
 
     #[test]
