@@ -429,15 +429,13 @@ impl Induction {
         out
     }
 
-    /// The learned pairs and the hints, for a solver.
-    fn separated_pairs(&self) -> Vec<(u32, u32)> {
-        let mut pairs = self.known.pairs().to_vec();
-        pairs.extend(
-            self.hints
-                .iter()
-                .filter(|&&(i, j)| !self.known.contains(i as usize, j as usize)),
-        );
-        pairs
+    /// The learned pairs and the hints not learned since, for a solver.
+    fn separated_pairs(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let hints = self
+            .hints
+            .iter()
+            .filter(|&&(i, j)| !self.known.contains(i as usize, j as usize));
+        self.known.pairs().iter().chain(hints).copied()
     }
 
     /// Whether the next candidates come in ddmin's order: the colourings spent their budget,
@@ -808,7 +806,7 @@ impl Induction {
             if probe.solver.as_ref().is_none_or(|s| s.is_dead()) {
                 let started = Instant::now();
                 let segment = Segment::new(self.word.symbols(), self.word.alphabet_len());
-                let pairs = self.separated_pairs();
+                let pairs: Vec<(u32, u32)> = self.separated_pairs().collect();
                 if cap < 2
                     || ColouringSolver::estimated_clauses(&segment, cap, pairs.len())
                         > self.options.max_clauses
@@ -917,9 +915,8 @@ impl Induction {
         let at = |p: usize| (p - window.start) as u32;
         let mut pairs: Vec<(u32, u32)> = self
             .separated_pairs()
-            .iter()
-            .filter(|&&(i, j)| window.holds(i as usize, j as usize))
-            .map(|&(i, j)| (at(i as usize), at(j as usize)))
+            .filter(|&(i, j)| window.holds(i as usize, j as usize))
+            .map(|(i, j)| (at(i as usize), at(j as usize)))
             .collect();
         if window.end < self.word.len() {
             let exit = self.word.symbol(window.end);

@@ -224,7 +224,7 @@ proptest! {
         prop_assert!(p.holds(cx.best()));
         prop_assert_eq!(deletable_interval(cx.best(), g, &p), None);
         // Each unit pair deleted after a proof leaves a new word to prove.
-        prop_assert_eq!(proofs(&cx), 1 + count(&cx, Counter::DfaAcceptedUnitPair));
+        prop_assert_eq!(proofs(&cx), 1 + cx.counted(Counter::DfaAcceptedUnitPair));
     }
 }
 
@@ -531,18 +531,22 @@ fn failures_earlier_in_a_round_refute_what_needs_them() {
     );
 }
 
+/// No probe and no colouring budget: a word's candidates come in ddmin's order at once.
+fn chunks_at_once() -> DfaOptions {
+    DfaOptions {
+        colouring_failures_per_word: 0,
+        probe_colours: 0,
+        ..DfaOptions::default()
+    }
+}
+
 /// Once its colourings have failed as often as the budget allows, a word's next candidates are
 /// ddmin's: at granularity 2 each half kept alone (the deletions of the other half), then at 4
 /// each quarter kept alone, then each quarter deleted.
 #[test]
 fn a_word_whose_colourings_fail_goes_on_in_ddmins_order() {
-    let word = Word::from_symbols(b"abcdefgh");
-    let options = DfaOptions {
-        colouring_failures_per_word: 0,
-        probe_colours: 0,
-        ..DfaOptions::default()
-    };
-    let mut search = Induction::new(word.clone(), &options, &[], 0, false);
+    let options = chunks_at_once();
+    let mut search = Induction::new(Word::from_symbols(b"abcdefgh"), &options, &[], 0, false);
     let span = search.next_round().unwrap();
     assert_eq!(span.candidates[0].origin, Origin::Span);
     search.learn_failure(&span.candidates[0]);
@@ -577,14 +581,9 @@ fn a_word_whose_colourings_fail_goes_on_in_ddmins_order() {
 /// after it came out empty).
 #[test]
 fn after_ddmins_order_finds_nothing_only_the_walk_is_left() {
-    let word = Word::from_symbols(b"abcdefgh");
-    let options = DfaOptions {
-        colouring_failures_per_word: 0,
-        probe_colours: 0,
-        ..DfaOptions::default()
-    };
+    let options = chunks_at_once();
     assert!(options.walk_after_chunks);
-    let mut search = Induction::new(word, &options, &[], 0, false);
+    let mut search = Induction::new(Word::from_symbols(b"abcdefgh"), &options, &[], 0, false);
     let mut origins = Vec::new();
     while let Some(round) = search.next_round() {
         for c in &round.candidates {
@@ -643,18 +642,11 @@ fn a_hashy_token_case_found_by_proptest_stops_interval_minimal() {
     pass.run(&mut cx).unwrap();
     assert!(p.holds(cx.best()));
     assert_eq!(deletable_interval(cx.best(), g, &p), None);
-    assert_eq!(count(&cx, Counter::DfaAcceptedUnitPair), 1);
+    assert_eq!(cx.counted(Counter::DfaAcceptedUnitPair), 1);
     assert_eq!(proofs(&cx), 2);
-}
-
-fn count(cx: &Cx, counter: Counter) -> u64 {
-    match cx.report().counters.get(&counter) {
-        Some(Figure::Count(n)) => *n,
-        _ => 0,
-    }
 }
 
 /// Words the pass proved interval-minimal.
 fn proofs(cx: &Cx) -> u64 {
-    count(cx, Counter::DfaIntervalMinimal)
+    cx.counted(Counter::DfaIntervalMinimal)
 }

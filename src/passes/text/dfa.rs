@@ -52,6 +52,11 @@ struct Outcomes {
     counts: [(u64, u64); 6],
 }
 
+/// The mean of the Beta(1, 1) posterior of a chance after `good` successes in `all` trials.
+fn posterior_mean((good, all): (u64, u64)) -> f64 {
+    (good as f64 + 1.0) / (all as f64 + 2.0)
+}
+
 impl Outcomes {
     fn slot(origin: Origin) -> usize {
         match origin {
@@ -66,18 +71,18 @@ impl Outcomes {
 
     /// The posterior mean chance that a candidate of `origin` is interesting.
     fn rate(&self, origin: Origin) -> f64 {
-        let (good, all) = self.counts[Self::slot(origin)];
-        (good as f64 + 1.0) / (all as f64 + 2.0)
+        posterior_mean(self.counts[Self::slot(origin)])
     }
 
     /// The posterior mean chance that a colouring's candidate (path, pair or class interval)
     /// is interesting.
     fn colouring_rate(&self) -> f64 {
-        let (good, all) = [Origin::ShortestPath, Origin::Pair, Origin::ClassInterval]
-            .iter()
-            .map(|&o| self.counts[Self::slot(o)])
-            .fold((0, 0), |(g, a), (x, y)| (g + x, a + y));
-        (good as f64 + 1.0) / (all as f64 + 2.0)
+        posterior_mean(
+            [Origin::ShortestPath, Origin::Pair, Origin::ClassInterval]
+                .iter()
+                .map(|&o| self.counts[Self::slot(o)])
+                .fold((0, 0), |(g, a), (x, y)| (g + x, a + y)),
+        )
     }
 
     fn record(&mut self, origin: Origin, interesting: bool) {
