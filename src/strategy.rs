@@ -545,7 +545,7 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         gated(Expressions, Needs::Groups),
         gated(Integers, Needs::Groups),
         gated(ShortenLiterals, Needs::Text),
-        gated(Partition::new(Bytes).remembering(), Needs::Binary),
+        gated(Partition::new(Bytes).remembering(), Needs::Opaque),
         gated(LowerBytes, Needs::Binary),
     ]
 }
@@ -619,5 +619,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A regression: plain text of one long word (one line, one token) got no pass that
+    /// could shorten it, and the default schedule removed nothing.
+    #[test]
+    fn plain_text_of_one_long_word_is_cut_down_to_its_bytes() {
+        use crate::{FnOracle, ReduceOptions, Reduction};
+        // Ten letters, so that the DFA probe (at most 8 symbols) does not look at it.
+        let mut input: Vec<u8> = (0..900).map(|i| b"abcdefghij"[(i * 7 + i / 11) % 10]).collect();
+        input.insert(450, b'x');
+        let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
+        let mut reduction = Reduction::new(input, &oracle, ReduceOptions::default());
+        let mut schedule = Strategy::named("default").unwrap().schedule();
+        let done = reduction.run(&mut schedule).unwrap();
+        assert!(done.best == b"x", "{} bytes left", done.best.len());
     }
 }
