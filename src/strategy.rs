@@ -627,7 +627,9 @@ mod tests {
     fn plain_text_of_one_long_word_is_cut_down_to_its_bytes() {
         use crate::{FnOracle, ReduceOptions, Reduction};
         // Ten letters, so that the DFA probe (at most 8 symbols) does not look at it.
-        let mut input: Vec<u8> = (0..900).map(|i| b"abcdefghij"[(i * 7 + i / 11) % 10]).collect();
+        let mut input: Vec<u8> = (0..900)
+            .map(|i| b"abcdefghij"[(i * 7 + i / 11) % 10])
+            .collect();
         input.insert(450, b'x');
         let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
         let mut reduction = Reduction::new(input, &oracle, ReduceOptions::default());
