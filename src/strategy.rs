@@ -58,7 +58,7 @@ impl std::fmt::Debug for StrategyInfo {
 pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         name: "default",
-        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted, runs of top-level forms and then of class members deleted first, from halves down; on binary input length-aware deletion of records first; on statement code (C, C++, Java, CSS) every comment deleted in one test, then the whitespace squeeze, the spaces that keep no two tokens apart, binary splitting over lines, shorter identifiers and the declarations nobody mentions next, control statements and initializer lists edited whole after the group passes, the line breaks joined in one test, and words (each with the spaces after it) instead of tokens, handed over to the passes expected to pay more per test; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first (in statement code the bodies are hollowed before the tree); binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted and lowered on binary input; to a fixpoint, each round only the passes that paid",
+        what: "on a large input runs of function bodies emptied, declarations nobody mentions deleted, runs of top-level forms and then of class members deleted first, from halves down; on binary input length-aware deletion of records first; on statement code (C, C++, Java, CSS) every comment deleted in one test, then the whitespace squeeze, the spaces that keep no two tokens apart, binary splitting over lines, shorter identifiers and the declarations nobody mentions next, control statements and initializer lists edited whole after the group passes, the line breaks joined in one test, and words (each with the spaces after it) instead of tokens, handed over to the passes expected to pay more per test; on bracketed text T-PDD over the inferred tree, hollowing and hoisting groups first (in statement code the bodies are hollowed before the tree); binary splitting over lines; a whitespace squeeze; runs of siblings; shorter identifiers; tokens; short runs of tokens; expressions, integers and string literals made smaller; bytes deleted on binary input and plain text, and lowered on binary input; to a fixpoint, each round only the passes that paid",
         schedule: |units| match units {
             None => fixpoint(default_passes()),
             Some(g) => fixpoint(vec![Box::new(Partition::new(g))]),
@@ -491,7 +491,7 @@ const PROBE_ALPHABET: usize = 8;
 /// The default schedule. On bracket-structured text the tree and group passes come first,
 /// while the structure is whole (before lines are split and whitespace squeezed); coupled
 /// deletions (sibling runs, short intervals) come after the plain ones have shrunk the input;
-/// bytes are for binary input only, where no word or bracket passes run. notes/schedule.md
+/// bytes are for binary input and plain text, whose tokens mean nothing. notes/schedule.md
 /// says why, with figures.
 fn default_passes() -> Vec<Box<dyn Pass>> {
     use Granularity::*;
