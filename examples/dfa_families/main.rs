@@ -17,7 +17,8 @@
 //! N colouring candidates per word before ddmin's order, `long` (words over a window go to
 //! ddmin's order after the probe; `nolong`: not), `nowalk`, `pN` (the probe stops on a word after N failures),
 //! `learn` (the budget scaled by the run's beliefs), `walk` (no colourings once ddmin's order
-//! is exhausted), `u0` (no pairs of units), `nobudget`, `hints` or `nohints`).
+//! is exhausted), `u0` (no pairs of units), `nobudget`, `hints` or `nohints`, `noorder` (ddmin's chunks in
+//! their own order, not the probe's quotient's first)).
 //! Tests exclude the first run of the original.
 
 mod families;
@@ -68,6 +69,7 @@ fn schedule(strategy: &str) -> Schedule {
             for part in variant.split(':').skip(1) {
                 match part {
                     "hints" => options.carry_hints = true,
+                    "noorder" => options.order_chunks = false,
                     "long" => options.chunks_before_windows = true,
                     "nolong" => options.chunks_before_windows = false,
                     "nowalk" => options.walk_after_chunks = false,

@@ -128,6 +128,9 @@ pub struct DfaOptions {
     /// the next word's colourings (positions shift; pairs touching deleted units are dropped).
     /// A hint only constrains colourings: the interval-minimal stop still rests on tests.
     pub carry_hints: bool,
+    /// In each round of ddmin's order, test first the chunks whose result the quotient of the
+    /// probe's last colouring of the word accepts (words the probe looked at only).
+    pub order_chunks: bool,
 }
 
 impl Default for DfaOptions {
@@ -156,6 +159,7 @@ impl Default for DfaOptions {
             learn_budget: false,
             walk_after_chunks: true,
             carry_hints: false,
+            order_chunks: true,
         }
     }
 }

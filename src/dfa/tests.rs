@@ -602,6 +602,58 @@ fn after_ddmins_order_finds_nothing_only_the_walk_is_left() {
     );
 }
 
+/// On a word the probe coloured, each round of ddmin's order tests first the chunks whose
+/// result the probe's quotient accepts, the others after them, each group in ddmin's order;
+/// without `order_chunks` the round is ddmin's order itself.
+#[test]
+fn the_probes_automaton_orders_ddmins_chunks() {
+    let word = Word::from_symbols(b"(()(x)(()))()(())");
+    let rounds = |order_chunks: bool| {
+        let options = DfaOptions {
+            colouring_failures_per_word: 0,
+            order_chunks,
+            ..DfaOptions::default()
+        };
+        let mut search = Induction::new(word.clone(), &options, &[], 0, true);
+        let mut probed = None;
+        let mut chunk_rounds: Vec<Vec<Vec<u32>>> = Vec::new();
+        while let Some(round) = search.next_round() {
+            if round.candidates[0].probe {
+                probed = round.colouring.clone();
+            }
+            if round.candidates[0].origin == Origin::Chunk {
+                chunk_rounds.push(round.candidates.iter().map(|c| c.symbols.clone()).collect());
+            }
+            for c in &round.candidates {
+                search.learn_failure(c);
+            }
+        }
+        (probed.expect("the probe coloured the word"), chunk_rounds)
+    };
+    let (colouring, ordered) = rounds(true);
+    let (_, plain) = rounds(false);
+    let quotient = Quotient::new(&word, &colouring);
+    assert_eq!(ordered.len(), plain.len());
+    let mut moved = 0;
+    for (o, p) in ordered.iter().zip(&plain) {
+        let accepted: Vec<bool> = o.iter().map(|c| quotient.accepts(c)).collect();
+        assert!(
+            accepted.windows(2).all(|w| w[0] || !w[1]),
+            "accepted chunks first: {accepted:?}"
+        );
+        let in_plain_order = |keep: bool| -> Vec<&Vec<u32>> {
+            p.iter().filter(|c| quotient.accepts(c) == keep).collect()
+        };
+        let expected: Vec<&Vec<u32>> = in_plain_order(true)
+            .into_iter()
+            .chain(in_plain_order(false))
+            .collect();
+        assert_eq!(o.iter().collect::<Vec<_>>(), expected);
+        moved += usize::from(o != p);
+    }
+    assert!(moved > 0, "the probe's quotient moved no chunk");
+}
+
 /// Pairs learned on a word carry to the word after an accepted deletion, shifted past it;
 /// pairs with a position strictly inside the deleted run are dropped.
 #[test]

@@ -16,8 +16,8 @@
 //! assert!(!Needs::Groups.met_by(b"step 1\nstep 2\n", Kind::Text));
 //! assert!(!Needs::Text.met_by(b"\x00\xde\xad", Kind::C));
 //! // Plain text is cut down to bytes; a language stops at its tokens.
-//! assert!(Needs::Opaque.met_by(b"abcabxcab", Kind::Text));
-//! assert!(!Needs::Opaque.met_by(b"{\"a\": 1}", Kind::Json));
+//! assert!(Needs::PlainText.met_by(b"abcabxcab", Kind::Text));
+//! assert!(!Needs::PlainText.met_by(b"{\"a\": 1}", Kind::Json));
 //! // A C file whose bodies were emptied is still statement code: the kind says so.
 //! assert!(Needs::Statements.met_by(b"static char\nh(){}\n", Kind::C));
 //! assert!(!Needs::Statements.met_by(b"{\"a\": [1, 2]}", Kind::Json));
@@ -40,10 +40,10 @@ pub enum Needs {
     Groups,
     /// Binary input (not text).
     Binary,
-    /// Input whose kind names no lexical structure: binary, or text of no known language or
-    /// format ([`Kind::Text`]). Its tokens are only runs of letters or digits, so a byte is
-    /// its finest unit that means anything; a language's tokens are its words.
-    Opaque,
+    /// Text of no known language or format ([`Kind::Text`]): its tokens are only runs of
+    /// letters or digits, so a byte is its finest unit that means anything, where a
+    /// language's tokens are its words.
+    PlainText,
     /// Text of a statement-code kind ([`Kind::is_statement_code`]: C, C++, Java, JavaScript,
     /// CSS...).
     Statements,
@@ -71,7 +71,7 @@ impl Needs {
         match self {
             Needs::Text => text,
             Needs::Binary => !text,
-            Needs::Opaque => !text || kind == Kind::Text,
+            Needs::PlainText => text && kind == Kind::Text,
             Needs::Groups => text && structured(),
             Needs::Statements => text && kind.is_statement_code(),
             Needs::LineRecords => text && kind.is_line_records() && structured(),
