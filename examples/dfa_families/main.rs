@@ -18,7 +18,8 @@
 //! ddmin's order after the probe; `nolong`: not), `nowalk`, `pN` (the probe stops on a word after N failures),
 //! `learn` (the budget scaled by the run's beliefs), `walk` (no colourings once ddmin's order
 //! is exhausted), `u0` (no pairs of units), `nobudget`, `hints` or `nohints`, `noorder` (ddmin's chunks in
-//! their own order, not the probe's quotient's first)).
+//! their own order, not the probe's quotient's first), `rN` (N probe rounds a word) or `cN` (at
+//! most N colours in the probe)).
 //! Tests exclude the first run of the original.
 
 mod families;
@@ -78,6 +79,12 @@ fn schedule(strategy: &str) -> Schedule {
                     "u0" => options.pair_stage_units = 0,
                     "nohints" => options.carry_hints = false,
                     "nobudget" => options.colouring_failures_per_word = usize::MAX,
+                    _ if part.starts_with('r') => {
+                        options.probe_rounds = part[1..].parse().expect("rN: probe rounds")
+                    }
+                    _ if part.starts_with('c') => {
+                        options.probe_colours = part[1..].parse().expect("cN: probe colours")
+                    }
                     _ if part.starts_with('p') => {
                         options.probe_failures_per_word =
                             part[1..].parse().expect("pN: a probe failure budget")
