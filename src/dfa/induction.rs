@@ -12,7 +12,9 @@
 //!    [`DfaOptions::colouring_failures_per_word`] times, or straight after the probe on a word
 //!    longer than a window: on small words ddmin's first tests are cheap wins the colourings
 //!    spend many failures to find; when that order finds nothing, the colourings go on without
-//!    a budget (or, with [`DfaOptions::walk_after_chunks`], only the walk of step 5);
+//!    a budget (or, with [`DfaOptions::walk_after_chunks`], only the walk of step 5). On a
+//!    word the probe coloured, each round of that order tests first the chunks the probe's
+//!    quotient accepts ([`DfaOptions::order_chunks`]);
 //! 4. a SAT colouring with the fewest colours found by an upward search from a lower bound
 //!    (the larger of the learned clique and the last bound proved impossible), growing by half
 //!    each step, with no optimality proof;

@@ -3,10 +3,10 @@
 //! Main types: [`Needs`] (what a pass needs of the input) and [`Gated`] (a pass behind a
 //! gate; it keeps the inner pass's name). A pass built for brackets costs tests and finds
 //! nothing on a flat list of lines; a pass over words costs a test per byte of a binary file.
-//! What a language is ([`Needs::Statements`], [`Needs::LineRecords`]) is the run's [`Kind`],
-//! decided once from the original; what the best is now (text or bytes, bracketed or flat) is
-//! read from the best each time the pass would run, so a binary input that shrinks to text
-//! gets the text passes from then on. The bracket test reads the driver's [`crate::tree::Nesting`]
+//! What a language is ([`Needs::Statements`], [`Needs::LineRecords`], [`Needs::PlainText`])
+//! is the run's [`Kind`], decided once from the original; what the best is now (text or bytes,
+//! bracketed or flat) is read from the best each time the pass would run, so a binary input
+//! that shrinks to text gets the text passes from then on. The bracket test reads the driver's [`crate::tree::Nesting`]
 //! of the best, the one the passes behind it read too.
 //!
 //! ```
