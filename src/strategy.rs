@@ -548,7 +548,7 @@ fn default_passes() -> Vec<Box<dyn Pass>> {
         gated(Partition::new(Bytes).remembering(), Needs::Binary),
         // Plain text: DDMin, whose chunks kept alone reach what deletions alone do not (a
         // count of letters, a marker far inside); notes/schedule.md, "Bytes".
-        Box::new(Gated::new(unit_pass(Bytes, ddmin), Needs::PlainText)),
+        gated(UnitPass::new(Bytes, Arc::new(ddmin)), Needs::PlainText),
         gated(LowerBytes, Needs::Binary),
     ]
 }

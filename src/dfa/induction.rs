@@ -205,9 +205,9 @@ pub(crate) struct Induction {
     beliefs: (f64, f64),
     /// ddmin's order ran down to single units on this word and found nothing.
     chunks_exhausted: bool,
-    /// The probe's last colouring of this word: with [`DfaOptions::order_chunks`], the chunks
-    /// of a round that its quotient accepts go first.
-    probed_colouring: Option<Colouring>,
+    /// The quotient of the probe's last colouring of this word: with
+    /// [`DfaOptions::order_chunks`], the chunks of a round that it accepts go first.
+    probed_quotient: Option<Quotient>,
     pub(crate) stats: InductionStats,
 }
 
@@ -359,7 +359,7 @@ impl Induction {
             probe_failures: 0,
             beliefs: (0.5, 0.5),
             chunks_exhausted: false,
-            probed_colouring: None,
+            probed_quotient: None,
             chunk_state: (options.finish == Finish::Windows
                 && options.colouring_failures_per_word != usize::MAX)
                 .then_some((2, 0)),
@@ -519,13 +519,10 @@ impl Induction {
                     probe: false,
                 });
             }
-            if self.options.order_chunks
-                && let Some(colouring) = &self.probed_colouring
-            {
+            if let Some(quotient) = &self.probed_quotient {
                 // What the probe learned of the word's automaton: a chunk whose removal its
                 // quotient still accepts is likelier to pass (stable: ddmin's order otherwise).
-                let quotient = Quotient::new(&self.word, colouring);
-                candidates.sort_by_key(|c| !quotient.accepts(&c.symbols));
+                candidates.sort_by_cached_key(|c| !quotient.accepts(&c.symbols));
             }
             if !candidates.is_empty() {
                 return Some(RoundCandidates {
@@ -582,7 +579,9 @@ impl Induction {
             return None;
         }
         while let Some(colouring) = self.probe_colouring() {
-            self.probed_colouring = Some(colouring.clone());
+            if self.options.order_chunks {
+                self.probed_quotient = Some(Quotient::new(&self.word, &colouring));
+            }
             let left = self
                 .options
                 .probe_failures_per_word
