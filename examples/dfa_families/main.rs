@@ -18,8 +18,9 @@
 //! ddmin's order after the probe; `nolong`: not), `nowalk`, `pN` (the probe stops on a word after N failures),
 //! `learn` (the budget scaled by the run's beliefs), `walk` (no colourings once ddmin's order
 //! is exhausted), `u0` (no pairs of units), `nobudget`, `hints` or `nohints`, `noorder` (ddmin's chunks in
-//! their own order, not the probe's quotient's first), `rN` (N probe rounds a word) or `cN` (at
-//! most N colours in the probe)).
+//! their own order, not the probe's quotient's first), `ddminkinds` (above halves, chunks kept
+//! alone always before chunks deleted, not as the run's payoff orders them), `rN` (N probe
+//! rounds a word) or `cN` (at most N colours in the probe)).
 //! Tests exclude the first run of the original.
 
 mod families;
@@ -71,6 +72,7 @@ fn schedule(strategy: &str) -> Schedule {
                 match part {
                     "hints" => options.carry_hints = true,
                     "noorder" => options.order_chunks = false,
+                    "ddminkinds" => options.chunk_kinds_by_payoff = false,
                     "long" => options.chunks_before_windows = true,
                     "nolong" => options.chunks_before_windows = false,
                     "nowalk" => options.walk_after_chunks = false,

@@ -14,7 +14,9 @@
 //!    spend many failures to find; when that order finds nothing, the colourings go on without
 //!    a budget (or, with [`DfaOptions::walk_after_chunks`], only the walk of step 5). On a
 //!    word the probe coloured, each round of that order tests first the chunks the probe's
-//!    quotient accepts ([`DfaOptions::order_chunks`]);
+//!    quotient accepts ([`DfaOptions::order_chunks`]); above halves, the chunks deleted come
+//!    before the chunks kept alone where the run measured them paying more bits per test
+//!    ([`DfaOptions::chunk_kinds_by_payoff`], [`Beliefs`]);
 //! 4. a SAT colouring with the fewest colours found by an upward search from a lower bound
 //!    (the larger of the learned clique and the last bound proved impossible), growing by half
 //!    each step, with no optimality proof;
@@ -97,6 +99,51 @@ pub(crate) struct Candidate {
     pub(crate) origin: Origin,
     /// Proposed by the whole-word probe.
     pub(crate) probe: bool,
+    /// For a chunk of ddmin's order: how it was cut and whether it is kept alone.
+    pub(crate) chunk: Option<ChunkKind>,
+}
+
+/// A chunk of ddmin's order: the granularity it was cut at, and whether the candidate keeps
+/// it alone or deletes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ChunkKind {
+    pub(crate) granularity: usize,
+    pub(crate) kept_alone: bool,
+}
+
+/// What the run so far says of each kind of candidate: the chance (a posterior mean) that it
+/// is interesting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Beliefs {
+    /// A colouring's candidate (path, class interval, pair of loops).
+    pub(crate) colouring: f64,
+    /// A chunk of ddmin's order.
+    pub(crate) chunk: f64,
+    /// A chunk kept alone, at a granularity above halves.
+    pub(crate) kept_alone: f64,
+    /// A chunk deleted, at a granularity above halves.
+    pub(crate) deleted: f64,
+}
+
+impl Default for Beliefs {
+    fn default() -> Beliefs {
+        Beliefs {
+            colouring: 0.5,
+            chunk: 0.5,
+            kept_alone: 0.5,
+            deleted: 0.5,
+        }
+    }
+}
+
+impl Beliefs {
+    /// Whether, at granularity `g`, deleting chunks pays more than keeping them alone: the
+    /// chance of each times the bits a success gains (`log2 g` kept alone, `log2 g/(g-1)`
+    /// deleted), so a deletion goes first only where it is that much likelier to pass.
+    pub(crate) fn deletions_pay_more(&self, g: usize) -> bool {
+        let g = g as f64;
+        g > 2.0 && self.deleted * (g / (g - 1.0)).log2() > self.kept_alone * g.log2()
+    }
 }
 
 /// One round's proposals, in the order they must be tested.
@@ -201,8 +248,8 @@ pub(crate) struct Induction {
     /// The granularity of the ddmin-order chunks and the next of its slots (each chunk kept
     /// alone, then each chunk deleted), while that order is not exhausted.
     chunk_state: Option<(usize, usize)>,
-    /// The run's chances that a colouring candidate and that a chunk is interesting.
-    beliefs: (f64, f64),
+    /// The run's chances that each kind of candidate is interesting.
+    beliefs: Beliefs,
     /// ddmin's order ran down to single units on this word and found nothing.
     chunks_exhausted: bool,
     /// The quotient of the probe's last colouring of this word: with
@@ -357,7 +404,7 @@ impl Induction {
             hints: Vec::new(),
             colouring_failures: 0,
             probe_failures: 0,
-            beliefs: (0.5, 0.5),
+            beliefs: Beliefs::default(),
             chunks_exhausted: false,
             probed_quotient: None,
             chunk_state: (options.finish == Finish::Windows
@@ -452,7 +499,8 @@ impl Induction {
             && (self.colouring_failures >= self.colouring_budget()
                 || (self.options.chunks_before_windows
                     && self.word.len() > self.options.window
-                    && (!self.options.learn_budget || self.beliefs.1 >= self.beliefs.0)))
+                    && (!self.options.learn_budget
+                        || self.beliefs.chunk >= self.beliefs.colouring)))
     }
 
     /// Keeps no more colouring candidates than the word's failure budget has left.
@@ -492,8 +540,12 @@ impl Induction {
             };
             let mut seen: HashSet<Vec<u32>> = HashSet::new();
             let mut candidates = Vec::new();
+            // ddmin keeps each chunk alone before it deletes any; where the run measured
+            // deletions paying more bits per test, they go first.
+            let deletions_first =
+                self.options.chunk_kinds_by_payoff && self.beliefs.deletions_pay_more(g);
             for slot in offset..end {
-                let keep_only = slot < chunks.len();
+                let keep_only = (slot < chunks.len()) != deletions_first;
                 let (s, e) = chunks[slot % chunks.len()];
                 let symbols = if keep_only {
                     self.word.symbols()[s..e].to_vec()
@@ -517,6 +569,10 @@ impl Induction {
                     },
                     origin: Origin::Chunk,
                     probe: false,
+                    chunk: Some(ChunkKind {
+                        granularity: g,
+                        kept_alone: keep_only,
+                    }),
                 });
             }
             if let Some(quotient) = &self.probed_quotient {
@@ -535,12 +591,13 @@ impl Induction {
         None
     }
 
-    /// What the run so far says of each kind of candidate: the chance that a colouring's
-    /// candidate and that a chunk is interesting. With [`DfaOptions::learn_budget`] the
-    /// failure budget grows with the first's ratio to the second, and a long word goes to the
-    /// chunks first only while they pay at least as well.
-    pub(crate) fn set_beliefs(&mut self, colouring: f64, chunk: f64) {
-        self.beliefs = (colouring, chunk);
+    /// What the run so far says of each kind of candidate. With
+    /// [`DfaOptions::learn_budget`] the failure budget grows with the colourings' chance
+    /// against the chunks', and a long word goes to the chunks first only while they pay at
+    /// least as well; with [`DfaOptions::chunk_kinds_by_payoff`] the chunks kept alone and
+    /// deleted are ordered by what they paid.
+    pub(crate) fn set_beliefs(&mut self, beliefs: Beliefs) {
+        self.beliefs = beliefs;
     }
 
     /// The failure budget of this word's colourings.
@@ -549,7 +606,9 @@ impl Induction {
         if !self.options.learn_budget || base == usize::MAX {
             return base;
         }
-        let (colouring, chunk) = self.beliefs;
+        let Beliefs {
+            colouring, chunk, ..
+        } = self.beliefs;
         ((base as f64 * colouring / chunk).round() as usize).clamp(1, 16 * base.max(1))
     }
 
@@ -757,6 +816,7 @@ impl Induction {
             merges: Vec::new(),
             origin,
             probe: false,
+            chunk: None,
         }
     }
 
@@ -780,6 +840,7 @@ impl Induction {
                 interval: path_interval,
                 origin: Origin::ShortestPath,
                 probe,
+                chunk: None,
             });
         }
         for (i, j) in colouring.class_intervals() {
@@ -806,6 +867,7 @@ impl Induction {
                 merges: vec![(i1 as u32, j1 as u32), (i2 as u32, j2 as u32)],
                 origin: Origin::Pair,
                 probe,
+                chunk: None,
             });
         }
         out

@@ -45,7 +45,7 @@ mod word;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use induction::{Induction, InductionStats, Origin};
+pub(crate) use induction::{Beliefs, Candidate, Induction, InductionStats, Origin};
 pub(crate) use word::Word;
 
 use std::time::Duration;
@@ -131,6 +131,10 @@ pub struct DfaOptions {
     /// In each round of ddmin's order, test first the chunks whose result the quotient of the
     /// probe's last colouring of the word accepts (words the probe looked at only).
     pub order_chunks: bool,
+    /// At granularities above halves, delete ddmin's chunks before keeping each alone when
+    /// the run so far measured deletions paying more bits per test (the chance of success
+    /// times the share of the word a success removes); off: always ddmin's order.
+    pub chunk_kinds_by_payoff: bool,
 }
 
 impl Default for DfaOptions {
@@ -160,6 +164,7 @@ impl Default for DfaOptions {
             walk_after_chunks: true,
             carry_hints: false,
             order_chunks: true,
+            chunk_kinds_by_payoff: true,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Properties of the whole pass: the colourings it uses, the strings it proposes, where it stops.
 
 use super::DfaOptions;
-use super::induction::{Induction, Origin};
+use super::induction::{Beliefs, Induction, Origin};
 use super::quotient::Quotient;
 use super::word::Word;
 use crate::{
@@ -496,6 +496,7 @@ fn interval(word: &Word, i: usize, j: usize, origin: Origin) -> super::induction
         merges: Vec::new(),
         origin,
         probe: false,
+        chunk: None,
     }
 }
 
@@ -507,6 +508,7 @@ fn merges(word: &Word, merges: &[(u32, u32)]) -> super::induction::Candidate {
         merges: merges.to_vec(),
         origin: Origin::Pair,
         probe: word.len() == 0,
+        chunk: None,
     }
 }
 
@@ -573,6 +575,70 @@ fn a_word_whose_colourings_fail_goes_on_in_ddmins_order() {
     // "cd" kept alone is two deletions at once: its failure forbids both merges together.
     assert_eq!(quarters.candidates[1].interval, None);
     assert_eq!(quarters.candidates[1].merges, vec![(0, 2), (4, 8)]);
+}
+
+/// Where the run measured deletions paying more bits per test than chunks kept alone, a round
+/// above halves deletes its chunks first; halves have no such choice, and a measured chance
+/// must outweigh the smaller share a deletion removes.
+#[test]
+fn chunks_deleted_go_first_where_they_paid_more() {
+    let deletions_paid = Beliefs {
+        kept_alone: 0.05,
+        deleted: 0.9,
+        ..Beliefs::default()
+    };
+    assert!(!deletions_paid.deletions_pay_more(2));
+    assert!(deletions_paid.deletions_pay_more(4));
+    assert!(!Beliefs::default().deletions_pay_more(4));
+    // At quarters a deletion removes log2(4/3) = 0.415 bits and a chunk kept alone 2 bits:
+    // deletions go first only when 4.8 times likelier to pass.
+    let with_kept = |kept_alone: f64| Beliefs {
+        kept_alone,
+        deleted: 0.9,
+        ..Beliefs::default()
+    };
+    assert!(with_kept(0.18).deletions_pay_more(4));
+    assert!(!with_kept(0.2).deletions_pay_more(4));
+
+    let rounds = |beliefs: Beliefs, by_payoff: bool| {
+        let options = DfaOptions {
+            chunk_kinds_by_payoff: by_payoff,
+            ..chunks_at_once()
+        };
+        let mut search = Induction::new(Word::from_symbols(b"abcdefgh"), &options, &[], 0, false);
+        search.set_beliefs(beliefs);
+        let mut spelled = Vec::new();
+        while spelled.len() < 3 {
+            let round = search.next_round().unwrap();
+            spelled.push(
+                round
+                    .candidates
+                    .iter()
+                    .map(|c| String::from_utf8(c.bytes.clone()).unwrap())
+                    .collect::<Vec<_>>(),
+            );
+            for c in &round.candidates {
+                search.learn_failure(c);
+            }
+        }
+        spelled
+    };
+    let measured = rounds(deletions_paid, true);
+    assert_eq!(measured[1], ["abcd", "efgh"]);
+    assert_eq!(
+        measured[2],
+        [
+            "cdefgh", "abefgh", "abcdgh", "abcdef", "ab", "cd", "ef", "gh"
+        ]
+    );
+    let ddmins = rounds(deletions_paid, false);
+    assert_eq!(
+        ddmins[2],
+        [
+            "ab", "cd", "ef", "gh", "cdefgh", "abefgh", "abcdgh", "abcdef"
+        ]
+    );
+    assert_eq!(rounds(Beliefs::default(), true), ddmins);
 }
 
 /// Once ddmin's order has tried single units and found nothing, the word is proved

@@ -9,7 +9,7 @@
 
 use crate::certify::{Certificate, Minimality};
 use crate::cx::Cx;
-use crate::dfa::{DfaOptions, Finish, Induction, InductionStats, Origin, Word};
+use crate::dfa::{Beliefs, Candidate, DfaOptions, Finish, Induction, InductionStats, Origin, Word};
 use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 use crate::units::{Granularity, Units};
@@ -43,13 +43,18 @@ impl Default for Restart {
 }
 
 /// How often the candidates of each origin were interesting, over the whole run: with
-/// [`DfaOptions::learn_order`] the pass tests the origins that paid first. One Beta(1, 1) belief per origin, as ProbDD keeps one
-/// per element; it carries across bests because what kind of deletion pays is a property of
-/// the input's language, not of one word.
+/// [`DfaOptions::learn_order`] the pass tests the origins that paid first, and with
+/// [`DfaOptions::chunk_kinds_by_payoff`] ddmin's chunks kept alone or deleted first. One
+/// Beta(1, 1) belief per kind, as ProbDD keeps one per element; it carries across bests
+/// because what kind of deletion pays is a property of the input's language, not of one word.
 #[derive(Clone, Debug, Default)]
 struct Outcomes {
     /// (interesting, tested) per origin.
     counts: [(u64, u64); 6],
+    /// (interesting, tested) of chunks kept alone, above halves.
+    kept_alone: (u64, u64),
+    /// (interesting, tested) of chunks deleted, above halves.
+    deleted: (u64, u64),
 }
 
 /// The mean of the Beta(1, 1) posterior of a chance after `good` successes in `all` trials.
@@ -85,10 +90,27 @@ impl Outcomes {
         )
     }
 
-    fn record(&mut self, origin: Origin, interesting: bool) {
-        let c = &mut self.counts[Self::slot(origin)];
-        c.0 += u64::from(interesting);
-        c.1 += 1;
+    fn record(&mut self, candidate: &Candidate, interesting: bool) {
+        let count = |c: &mut (u64, u64)| {
+            c.0 += u64::from(interesting);
+            c.1 += 1;
+        };
+        count(&mut self.counts[Self::slot(candidate.origin)]);
+        // At halves, keeping one chunk alone is deleting the other: no kind to learn.
+        match candidate.chunk {
+            Some(chunk) if chunk.granularity > 2 && chunk.kept_alone => count(&mut self.kept_alone),
+            Some(chunk) if chunk.granularity > 2 => count(&mut self.deleted),
+            _ => {}
+        }
+    }
+
+    fn beliefs(&self) -> Beliefs {
+        Beliefs {
+            colouring: self.colouring_rate(),
+            chunk: self.rate(Origin::Chunk),
+            kept_alone: posterior_mean(self.kept_alone),
+            deleted: posterior_mean(self.deleted),
+        }
     }
 }
 
@@ -289,10 +311,7 @@ impl DfaPass {
     /// new word, and where the deletion began) or interval-minimality (returns `None`).
     fn search(&mut self, cx: &mut Cx, induction: &mut Induction) -> Result<Option<Restart>, Stop> {
         loop {
-            induction.set_beliefs(
-                self.outcomes.colouring_rate(),
-                self.outcomes.rate(Origin::Chunk),
-            );
+            induction.set_beliefs(self.outcomes.beliefs());
             let Some(round) = induction.next_round() else {
                 break;
             };
@@ -330,7 +349,7 @@ impl DfaPass {
             let reached = winner.map_or(failed, |w| w + 1);
             for (i, (c, &refuted)) in round.candidates[..reached].iter().zip(&refuted).enumerate() {
                 if !refuted {
-                    self.outcomes.record(c.origin, winner == Some(i));
+                    self.outcomes.record(c, winner == Some(i));
                 }
                 let counter = match (refuted, c.origin) {
                     (true, _) => Counter::DfaRefuted,
