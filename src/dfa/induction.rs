@@ -245,6 +245,10 @@ pub(crate) struct Induction {
     colouring_failures: usize,
     /// The probe's candidates on this word that failed.
     probe_failures: usize,
+    /// The probe found no colouring of this word before it proposed anything: its encoding
+    /// was over [`DfaOptions::max_clauses`] or its first solve ran out of budget. It was left
+    /// off for the word's size, not for anything it learned.
+    probe_too_large: bool,
     /// The granularity of the ddmin-order chunks and the next of its slots (each chunk kept
     /// alone, then each chunk deleted), while that order is not exhausted.
     chunk_state: Option<(usize, usize)>,
@@ -404,6 +408,7 @@ impl Induction {
             hints: Vec::new(),
             colouring_failures: 0,
             probe_failures: 0,
+            probe_too_large: false,
             beliefs: Beliefs::default(),
             chunks_exhausted: false,
             probed_quotient: None,
@@ -610,6 +615,11 @@ impl Induction {
             colouring, chunk, ..
         } = self.beliefs;
         ((base as f64 * colouring / chunk).round() as usize).clamp(1, 16 * base.max(1))
+    }
+
+    /// Whether the probe was left off this word for its size alone (before any proposal).
+    pub(crate) fn probe_too_large(&self) -> bool {
+        self.probe_too_large
     }
 
     pub(crate) fn word(&self) -> &Word {
@@ -883,10 +893,13 @@ impl Induction {
                 let started = Instant::now();
                 let segment = Segment::new(self.word.symbols(), self.word.alphabet_len());
                 let pairs: Vec<(u32, u32)> = self.separated_pairs().collect();
-                if cap < 2
-                    || ColouringSolver::estimated_clauses(&segment, cap, pairs.len())
-                        > self.options.max_clauses
+                if cap < 2 {
+                    return None;
+                }
+                if ColouringSolver::estimated_clauses(&segment, cap, pairs.len())
+                    > self.options.max_clauses
                 {
+                    self.probe_too_large |= probe.rounds_left == self.options.probe_rounds;
                     return None;
                 }
                 let solver = ColouringSolver::new(&segment, cap, &pairs, &self.combinations);
@@ -913,6 +926,7 @@ impl Induction {
                 Answer::NoneWithin => probe.colours += 1,
                 Answer::GaveUp(why) => {
                     self.note_give_up(why);
+                    self.probe_too_large |= probe.rounds_left == self.options.probe_rounds;
                     return None;
                 }
             }

@@ -641,6 +641,38 @@ fn chunks_deleted_go_first_where_they_paid_more() {
     assert_eq!(rounds(Beliefs::default(), true), ddmins);
 }
 
+/// A probe left off a word for its size alone (its encoding over the clause cap) probes the
+/// next, smaller word: before, a first word too large for the probe ended the probe for the
+/// whole run, and inputs of a few kilobytes were never probed.
+#[test]
+fn a_probe_left_off_for_size_probes_the_next_smaller_word() {
+    use super::encoding::{ColouringSolver, Segment};
+    let mut input = b"ab".repeat(30);
+    input.push(b'x');
+    input.extend(b"ab".repeat(70));
+    let estimate = |len: usize| {
+        let word = Word::from_symbols(&input[..len]);
+        ColouringSolver::estimated_clauses(&Segment::new(word.symbols(), word.alphabet_len()), 3, 0)
+    };
+    // Room for the first half (which ddmin's first chunk keeps), not for the whole word.
+    let max_clauses = estimate(input.len().div_ceil(2)) + 1;
+    assert!(estimate(input.len()) > max_clauses);
+    let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
+    let mut cx = Cx::new(input.clone(), &oracle, EvalOptions::default());
+    let options = DfaOptions {
+        max_clauses,
+        ..DfaOptions::default()
+    };
+    DfaPass::new(Granularity::Bytes, options)
+        .run(&mut cx)
+        .unwrap();
+    assert_eq!(cx.best(), b"x");
+    assert!(
+        cx.counted(Counter::DfaProbeRounds) > 0,
+        "the smaller word was not probed"
+    );
+}
+
 /// Once ddmin's order has tried single units and found nothing, the word is proved
 /// interval-minimal by the walk over untested intervals alone: no colouring comes back after
 /// the order's last round (it used to, because the order's end was noticed only when a round

@@ -388,15 +388,17 @@ impl DfaPass {
                     (Vec::new(), Vec::new())
                 };
                 let near = won.interval.map_or(0, |(i, _)| i);
+                let pays = won.probe
+                    && (induction.word().len() - won.symbols.len()) * PROBE_PAYS
+                        >= induction.word().len();
                 return Ok(Some(Restart {
                     carried,
                     hints,
                     near,
                     // Paying means deleting in bulk: a probe that trims a few units per round
-                    // costs more than the ddmin-style passes after it (seed-200 at lines).
-                    probe: won.probe
-                        && (induction.word().len() - won.symbols.len()) * PROBE_PAYS
-                            >= induction.word().len(),
+                    // costs more than the ddmin-style passes after it (seed-200 at lines). A
+                    // probe left off for the word's size alone waits for a smaller word.
+                    probe: pays || induction.probe_too_large(),
                 }));
             }
         }
