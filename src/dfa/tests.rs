@@ -369,16 +369,22 @@ fn balanced_with_x(b: &[u8]) -> bool {
     depth == 0 && b.contains(&b'x')
 }
 
+/// The pass at bytes with `options`, run once on `input`; the context holds its result.
+fn run_at_bytes(input: Vec<u8>, oracle: &dyn crate::Oracle, options: DfaOptions) -> Cx<'_> {
+    let mut cx = Cx::new(input, oracle, EvalOptions::default());
+    DfaPass::new(Granularity::Bytes, options)
+        .run(&mut cx)
+        .unwrap();
+    cx
+}
+
 /// Balance is global: the whole-word probe sees it before any window, and its shortest word
 /// is the `x` alone.
 #[test]
 fn the_probe_finds_global_structure_in_a_few_tests() {
     let input = parens_with_x(300, 42);
     let oracle = FnOracle::new(balanced_with_x);
-    let mut cx = Cx::new(input, &oracle, EvalOptions::default());
-    DfaPass::new(Granularity::Bytes, DfaOptions::default())
-        .run(&mut cx)
-        .unwrap();
+    let cx = run_at_bytes(input, &oracle, DfaOptions::default());
     assert_eq!(cx.best(), b"x");
     let report = cx.report();
     assert!(report.counters[&Counter::DfaAcceptedProbe].value() >= 1.0);
@@ -421,10 +427,7 @@ fn pairs_of_loops_delete_a_bracket_with_its_partner() {
         colouring_failures_per_word: usize::MAX,
         ..DfaOptions::default()
     };
-    let mut cx = Cx::new(input, &oracle, EvalOptions::default());
-    DfaPass::new(Granularity::Bytes, options)
-        .run(&mut cx)
-        .unwrap();
+    let cx = run_at_bytes(input, &oracle, options);
     assert_eq!(cx.best(), b"bb");
     let counters = cx.report().counters;
     let count = |k: Counter| counters.get(&k).map_or(0.0, |f| f.value());
@@ -465,14 +468,11 @@ fn the_probe_skips_words_over_a_large_alphabet() {
 fn an_interval_minimal_bracket_pair_goes_with_its_partner() {
     let oracle = FnOracle::new(balanced_with_x);
     let run = |pair_stage_units| {
-        let mut cx = Cx::new(b"(()x)".to_vec(), &oracle, EvalOptions::default());
         let options = DfaOptions {
             pair_stage_units,
             ..DfaOptions::default()
         };
-        DfaPass::new(Granularity::Bytes, options)
-            .run(&mut cx)
-            .unwrap();
+        let cx = run_at_bytes(b"(()x)".to_vec(), &oracle, options);
         (cx.best().to_vec(), cx.report())
     };
     let (without, _) = run(0);
@@ -660,14 +660,11 @@ fn a_probe_left_off_for_size_probes_the_next_smaller_word() {
     let max_clauses = (half + whole) / 2;
     assert!(half + 100 < max_clauses && max_clauses < whole);
     let oracle = FnOracle::new(|b: &[u8]| b.contains(&b'x'));
-    let mut cx = Cx::new(input.clone(), &oracle, EvalOptions::default());
     let options = DfaOptions {
         max_clauses,
         ..DfaOptions::default()
     };
-    DfaPass::new(Granularity::Bytes, options)
-        .run(&mut cx)
-        .unwrap();
+    let cx = run_at_bytes(input, &oracle, options);
     assert_eq!(cx.best(), b"x");
     assert!(
         cx.counted(Counter::DfaProbeRounds) > 0,
