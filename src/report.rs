@@ -266,6 +266,8 @@ counters! {
     DfaSubmittedSpan = "dfa.submitted_span", Sum;
     /// Candidates not tested because a failure earlier in their round refutes them.
     DfaRefuted = "dfa.refuted", Sum;
+    /// Colourings solved again because their automaton accepted a word the test rejected.
+    DfaRefutations = "dfa.refutations", Sum;
 }
 
 impl std::fmt::Display for Counter {

@@ -20,7 +20,8 @@
 //! is exhausted), `u0` (no pairs of units), `nobudget`, `hints` or `nohints`, `noorder` (ddmin's chunks in
 //! their own order, not the probe's quotient's first), `ddminkinds` (above halves, chunks kept
 //! alone always before chunks deleted, not as the run's payoff orders them), `rN` (N probe
-//! rounds a word) or `cN` (at most N colours in the probe)).
+//! rounds a word), `cN` (at most N colours in the probe) or `fN` (at most N colourings a word
+//! refuted by known failures and solved again; `f0`: failures refute nothing)).
 //! Tests exclude the first run of the original.
 
 mod families;
@@ -86,6 +87,10 @@ fn schedule(strategy: &str) -> Schedule {
                     }
                     _ if part.starts_with('c') => {
                         options.probe_colours = part[1..].parse().expect("cN: probe colours")
+                    }
+                    _ if part.starts_with('f') => {
+                        options.refutations_per_word =
+                            part[1..].parse().expect("fN: refutations a word")
                     }
                     _ if part.starts_with('p') => {
                         options.probe_failures_per_word =

@@ -173,6 +173,8 @@ pub(crate) struct InductionStats {
     pub(crate) windows_exhausted: u64,
     pub(crate) probe_rounds: u64,
     pub(crate) combinations: u64,
+    /// Colourings whose quotient accepted a known failure, solved again.
+    pub(crate) refutations: u64,
 }
 
 /// Positions `start..=end` of the word that one encoding covers.
@@ -259,7 +261,20 @@ pub(crate) struct Induction {
     /// The quotient of the probe's last colouring of this word: with
     /// [`DfaOptions::order_chunks`], the chunks of a round that it accepts go first.
     probed_quotient: Option<Quotient>,
+    /// This word's failed candidates, in the order they were learned. Failures of earlier
+    /// words are not carried in: they refute the coarse colourings whose class intervals pay
+    /// on periodic words (notes/negative-results.md).
+    failures: Vec<Failure>,
+    /// Colourings of this word refuted by a known failure.
+    refutations: usize,
     pub(crate) stats: InductionStats,
+}
+
+/// A candidate of this word that the test rejected: a deletion of one interval (kept as its
+/// bounds, so that the walk's many failures cost no copies of the word), or any other word.
+enum Failure {
+    Deleted(usize, usize),
+    Word(Vec<u32>),
 }
 
 /// The most chunks one round proposes.
@@ -412,6 +427,8 @@ impl Induction {
             beliefs: Beliefs::default(),
             chunks_exhausted: false,
             probed_quotient: None,
+            failures: Vec::new(),
+            refutations: 0,
             chunk_state: (options.finish == Finish::Windows
                 && options.colouring_failures_per_word != usize::MAX)
                 .then_some((2, 0)),
@@ -634,6 +651,32 @@ impl Induction {
         self.known.is_interval_minimal()
     }
 
+    /// Adds words the test rejected (as symbols of this word), which colourings must not
+    /// accept.
+    #[cfg(test)]
+    pub(crate) fn add_failures(&mut self, failures: impl IntoIterator<Item = Vec<u32>>) {
+        self.failures
+            .extend(failures.into_iter().map(Failure::Word));
+    }
+
+    /// The merges by which `colouring`'s quotient accepts the first known failure it accepts,
+    /// while this word's refutations last: a consistent colouring of the true automaton has
+    /// not all of them.
+    fn refutation(&self, colouring: &Colouring) -> Option<Vec<(u32, u32)>> {
+        if self.refutations >= self.options.refutations_per_word {
+            return None;
+        }
+        let quotient = Quotient::new(&self.word, colouring);
+        let units = self.word.symbols();
+        let failure = self.failures.iter().find_map(|f| match f {
+            Failure::Deleted(i, j) => quotient
+                .accepts(units[..*i].iter().chain(&units[*j..]))
+                .then(|| self.word.delete(*i, *j)),
+            Failure::Word(w) => quotient.accepts(w).then(|| w.clone()),
+        })?;
+        Some(path_merges(&self.word, colouring, &failure)).filter(|m| !m.is_empty())
+    }
+
     /// The next proposals, or `None` once the word is interval-minimal (or, unless the
     /// options finish with windows, once the probe is over).
     pub(crate) fn next_round(&mut self) -> Option<RoundCandidates> {
@@ -648,6 +691,14 @@ impl Induction {
             return None;
         }
         while let Some(colouring) = self.probe_colouring() {
+            if let Some(merges) = self.refutation(&colouring) {
+                // A refuted colouring is not one of the probe's rounds.
+                self.refute(&merges);
+                if let Some(probe) = self.probe.as_mut() {
+                    probe.rounds_left += 1;
+                }
+                continue;
+            }
             if self.options.order_chunks {
                 self.probed_quotient = Some(Quotient::new(&self.word, &colouring));
             }
@@ -677,11 +728,20 @@ impl Induction {
         {
             return Some(round);
         }
-        let colour = if self.chunks_exhausted && self.options.walk_after_chunks {
+        let mut colour = if self.chunks_exhausted && self.options.walk_after_chunks {
             Colour::Nothing
         } else {
             self.colour()
         };
+        while let Colour::Found(colouring) = &colour
+            && let Some(merges) = self.refutation(colouring)
+            && in_window(self.windows[self.current], &merges).is_some()
+        {
+            // Not one of this window's rounds either.
+            self.refute(&merges);
+            self.rounds_here = self.rounds_here.saturating_sub(1);
+            colour = self.colour();
+        }
         match colour {
             Colour::Found(colouring) => {
                 let candidates = self.within_budget(self.candidates_from(&colouring, false));
@@ -720,6 +780,12 @@ impl Induction {
 
     /// Records that `candidate` was tested (or known from the cache) and is not interesting.
     pub(crate) fn learn_failure(&mut self, candidate: &Candidate) {
+        if self.options.refutations_per_word > 0 {
+            self.failures.push(match candidate.interval {
+                Some((i, j)) => Failure::Deleted(i, j),
+                None => Failure::Word(candidate.symbols.clone()),
+            });
+        }
         if candidate.origin.is_colouring() {
             if candidate.probe {
                 self.probe_failures += 1;
@@ -780,6 +846,12 @@ impl Induction {
             }
         }
         out
+    }
+
+    fn refute(&mut self, merges: &[(u32, u32)]) {
+        self.refutations += 1;
+        self.stats.refutations += 1;
+        self.learn_combination(merges);
     }
 
     /// The merges in `merges` cannot all hold: a colouring with all of them accepts a string

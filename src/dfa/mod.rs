@@ -135,6 +135,11 @@ pub struct DfaOptions {
     /// the run so far measured deletions paying more bits per test (the chance of success
     /// times the share of the word a success removes); off: always ddmin's order.
     pub chunk_kinds_by_payoff: bool,
+    /// How many colourings of one word may be refuted by known failures and solved again
+    /// (0: none are checked). A colouring whose quotient accepts a word the test rejected is
+    /// a wrong automaton: its merges along that word are learned as a combination, and the
+    /// solver looks again. A bound on solves, not on tests.
+    pub refutations_per_word: usize,
 }
 
 impl Default for DfaOptions {
@@ -165,6 +170,7 @@ impl Default for DfaOptions {
             carry_hints: false,
             order_chunks: true,
             chunk_kinds_by_payoff: true,
+            refutations_per_word: 32,
         }
     }
 }

@@ -52,7 +52,7 @@ impl Quotient {
     }
 
     /// Runs the automaton; a missing transition rejects.
-    pub(crate) fn accepts(&self, symbols: &[u32]) -> bool {
+    pub(crate) fn accepts<'a>(&self, symbols: impl IntoIterator<Item = &'a u32>) -> bool {
         let mut state = self.start.index() as u32;
         for &s in symbols {
             match self.next.get(&(state, s)) {

@@ -739,7 +739,7 @@ fn the_probes_automaton_orders_ddmins_chunks() {
             "accepted chunks first: {accepted:?}"
         );
         let in_plain_order = |keep: bool| -> Vec<&Vec<u32>> {
-            p.iter().filter(|c| quotient.accepts(c) == keep).collect()
+            p.iter().filter(|c| quotient.accepts(*c) == keep).collect()
         };
         let expected: Vec<&Vec<u32>> = in_plain_order(true)
             .into_iter()
@@ -798,4 +798,40 @@ fn a_hashy_token_case_found_by_proptest_stops_interval_minimal() {
 /// Words the pass proved interval-minimal.
 fn proofs(cx: &Cx) -> u64 {
     cx.counted(Counter::DfaIntervalMinimal)
+}
+
+/// A colouring whose automaton accepts a word the test rejected is a wrong automaton: the
+/// probe solves again instead of proposing from it. On `aaaa` with the whole word's deletion
+/// failed, the only colouring within two colours reads `a` into a loop at the end and so
+/// accepts `a`; once `a` is known to fail, that colouring is refuted.
+#[test]
+fn a_colouring_that_accepts_a_known_failure_is_solved_again() {
+    use super::quotient::Quotient;
+    let first_colouring = |refutations_per_word: usize| {
+        let options = DfaOptions {
+            refutations_per_word,
+            ..DfaOptions::default()
+        };
+        let word = Word::from_symbols(b"aaaa");
+        let a = word.symbols()[..1].to_vec();
+        let mut search = Induction::new(word.clone(), &options, &[], 0, true);
+        search.add_failures([a.clone()]);
+        let span = search
+            .next_round()
+            .expect("the whole word's deletion first");
+        assert_eq!(span.candidates[0].origin, Origin::Span);
+        search.learn_failure(&span.candidates[0]);
+        let round = search.next_round().expect("a colouring's round");
+        let colouring = round.colouring.expect("the probe's colouring");
+        let accepts_a = Quotient::new(&word, &colouring).accepts(&a);
+        (accepts_a, search.stats.refutations)
+    };
+    assert_eq!(
+        first_colouring(0),
+        (true, 0),
+        "the precondition: `a` is accepted"
+    );
+    let (accepts_a, refutations) = first_colouring(DfaOptions::default().refutations_per_word);
+    assert!(!accepts_a);
+    assert!(refutations > 0);
 }

@@ -150,6 +150,9 @@ impl DfaPass {
                 max_units,
                 probe_rounds: 3,
                 finish: Finish::ProbeOnly,
+                // Measured: in the default schedule, solving again after a refutation costs
+                // bracket and counted words tests (notes/negative-results.md).
+                refutations_per_word: 0,
                 ..DfaOptions::default()
             },
         )
@@ -189,6 +192,7 @@ fn report(cx: &mut Cx, stats: &InductionStats, learned: u64) {
     cx.count(Counter::DfaWindowsExhausted, stats.windows_exhausted);
     cx.count(Counter::DfaProbeRounds, stats.probe_rounds);
     cx.count(Counter::DfaLearnedCombinations, stats.combinations);
+    cx.count(Counter::DfaRefutations, stats.refutations);
     cx.count(Counter::DfaLearnedPairs, learned);
     cx.count(Counter::DfaMaxColours, stats.max_colours as u64);
     cx.count(Counter::DfaMaxClauses, stats.max_clauses as u64);
