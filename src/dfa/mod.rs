@@ -153,7 +153,7 @@ impl Default for DfaOptions {
             solve_proof_bytes: 256 << 10,
             solve_conflicts: 20_000,
             probe_colours: 3,
-            probe_rounds: 4,
+            probe_rounds: 6,
             pair_batch: 4,
             window: 128,
             window_rounds: 4,
