@@ -39,8 +39,13 @@
 //! Every failed interval deletion becomes a learned pair (with its shift class) and goes into
 //! the live solvers at once. A failed shortest path or pair of loops is learned as a
 //! combination: the merges it needed (a path is walked through the colouring, and each jump
-//! to another position of the same colour is a merge) may not all hold in one colouring. The
-//! search ends exactly when every canonical interval is known to fail. With
+//! to another position of the same colour is a merge) may not all hold in one colouring. A
+//! colouring whose quotient accepts any failed candidate of the word is refuted the same way
+//! (the merges along that candidate's run) and the solver asked again, up to
+//! [`DfaOptions::refutations_per_word`] times a word: each check runs every failure through the
+//! quotient, `O(failures · n)` a colouring, and a word gets few colourings once its budget
+//! sends it to ddmin's order. The search ends exactly when every canonical interval is known
+//! to fail. With
 //! [`DfaOptions::carry_hints`], every pair a word's colourings separated is mapped through the
 //! accepted deletion and separated again on the next word, as a hint, never as a fact. Nothing
 //! here runs a
