@@ -13,8 +13,9 @@
 //!    longer than a window: on small words ddmin's first tests are cheap wins the colourings
 //!    spend many failures to find; when that order finds nothing, the colourings go on without
 //!    a budget (or, with [`DfaOptions::walk_after_chunks`], only the walk of step 5). On a
-//!    word the probe coloured, each round of that order tests first the chunks the probe's
-//!    quotient accepts ([`DfaOptions::order_chunks`]); above halves, the chunks deleted come
+//!    word the probe coloured, each round of that order goes by the bits each chunk is
+//!    expected to gain given the probe's quotient's verdict on it
+//!    ([`DfaOptions::order_chunks`], [`Beliefs::expected_bits`]); above halves, the chunks deleted come
 //!    before the chunks kept alone where the run measured them paying more bits per test
 //!    ([`DfaOptions::chunk_kinds_by_payoff`], [`Beliefs`]);
 //! 4. a SAT colouring with the fewest colours found by an upward search from a lower bound
@@ -114,6 +115,31 @@ pub(crate) struct Candidate {
 pub(crate) struct ChunkKind {
     pub(crate) granularity: usize,
     pub(crate) kept_alone: bool,
+    /// Whether the quotient of the probe's last colouring of the word accepts the candidate
+    /// (`None`: the probe did not colour this word).
+    pub(crate) predicted: Option<bool>,
+}
+
+impl ChunkKind {
+    /// Halves (0: at granularity 2 keeping one half alone is deleting the other), a chunk
+    /// kept alone (1) or a chunk deleted (2).
+    pub(crate) fn class(&self) -> usize {
+        match (self.granularity <= 2, self.kept_alone) {
+            (true, _) => 0,
+            (false, true) => 1,
+            (false, false) => 2,
+        }
+    }
+
+    /// The bits a success gains: `log2` of the word's length over the candidate's.
+    fn bits(&self) -> f64 {
+        let g = self.granularity.max(2) as f64;
+        if self.kept_alone || self.granularity <= 2 {
+            g.log2()
+        } else {
+            (g / (g - 1.0)).log2()
+        }
+    }
 }
 
 /// What the run so far says of each kind of candidate: the chance (a posterior mean) that it
@@ -128,6 +154,9 @@ pub(crate) struct Beliefs {
     pub(crate) kept_alone: f64,
     /// A chunk deleted, at a granularity above halves.
     pub(crate) deleted: f64,
+    /// A chunk of each [`ChunkKind::class`] that the probe's quotient accepts (0) or rejects
+    /// (1).
+    pub(crate) predicted: [[f64; 2]; 3],
 }
 
 impl Default for Beliefs {
@@ -137,6 +166,7 @@ impl Default for Beliefs {
             chunk: 0.5,
             kept_alone: 0.5,
             deleted: 0.5,
+            predicted: [[0.5; 2]; 3],
         }
     }
 }
@@ -148,6 +178,13 @@ impl Beliefs {
     pub(crate) fn deletions_pay_more(&self, g: usize) -> bool {
         let g = g as f64;
         g > 2.0 && self.deleted * (g / (g - 1.0)).log2() > self.kept_alone * g.log2()
+    }
+
+    /// The bits a chunk the probe's quotient judged is expected to gain: its chance given the
+    /// verdict times the bits a success gains.
+    pub(crate) fn expected_bits(&self, kind: &ChunkKind) -> f64 {
+        let verdict = usize::from(kind.predicted == Some(false));
+        self.predicted[kind.class()][verdict] * kind.bits()
     }
 }
 
@@ -599,13 +636,29 @@ impl Induction {
                     chunk: Some(ChunkKind {
                         granularity: g,
                         kept_alone: keep_only,
+                        predicted: None,
                     }),
                 });
             }
             if let Some(quotient) = &self.probed_quotient {
-                // What the probe learned of the word's automaton: a chunk whose removal its
-                // quotient still accepts is likelier to pass (stable: ddmin's order otherwise).
-                candidates.sort_by_cached_key(|c| !quotient.accepts(&c.symbols));
+                // What the probe learned of the word's automaton: whether its quotient accepts
+                // each chunk's result. The round goes in the order of the bits each chunk is
+                // expected to gain, its measured chance given that verdict times the bits a
+                // success gains, so an accepted deletion of a 64th does not go before a
+                // chunk kept alone; among equals the accepted first, then ddmin's order.
+                for c in &mut candidates {
+                    if let Some(kind) = c.chunk.as_mut() {
+                        kind.predicted = Some(quotient.accepts(&c.symbols));
+                    }
+                }
+                let kind = |c: &Candidate| c.chunk.expect("ddmin's order proposes chunks");
+                candidates.sort_by(|a, b| {
+                    let (a, b) = (kind(a), kind(b));
+                    let bits = |k: &ChunkKind| self.beliefs.expected_bits(k);
+                    bits(&b)
+                        .total_cmp(&bits(&a))
+                        .then(b.predicted.cmp(&a.predicted))
+                });
             }
             if !candidates.is_empty() {
                 return Some(RoundCandidates {
@@ -1257,5 +1310,25 @@ mod tests {
             second.candidates[0].interval,
             Some(search.word().canonical(8, 16))
         );
+    }
+
+    #[test]
+    fn expected_bits_weigh_a_verdicts_chance_by_what_a_success_removes() {
+        let chunk = |granularity, kept_alone, accepted| ChunkKind {
+            granularity,
+            kept_alone,
+            predicted: Some(accepted),
+        };
+        let mut beliefs = Beliefs::default();
+        // Quarters: kept alone removes three quarters (2 bits), deleted one (0.415 bits).
+        let kept = chunk(4, true, false);
+        let deleted = chunk(4, false, true);
+        assert!(beliefs.expected_bits(&kept) > beliefs.expected_bits(&deleted));
+        // Measured: accepted deletions pass 9 times in 10, rejected chunks kept alone 1 in 10.
+        beliefs.predicted[deleted.class()][0] = 0.9;
+        beliefs.predicted[kept.class()][1] = 0.1;
+        assert!(beliefs.expected_bits(&deleted) > beliefs.expected_bits(&kept));
+        // Halves gain a bit either way, kept alone or deleted.
+        assert_eq!(chunk(2, true, true).bits(), chunk(2, false, true).bits());
     }
 }

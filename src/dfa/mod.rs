@@ -128,8 +128,10 @@ pub struct DfaOptions {
     /// the next word's colourings (positions shift; pairs touching deleted units are dropped).
     /// A hint only constrains colourings: the interval-minimal stop still rests on tests.
     pub carry_hints: bool,
-    /// In each round of ddmin's order, test first the chunks whose result the quotient of the
-    /// probe's last colouring of the word accepts (words the probe looked at only).
+    /// In each round of ddmin's order on a word the probe coloured, test the chunks in the
+    /// order of the bits each is expected to gain: the run's measured chance of a chunk of its
+    /// kind given whether the quotient of the probe's last colouring accepts it, times the bits
+    /// a success gains; the accepted first among equals (off: ddmin's order).
     pub order_chunks: bool,
     /// At granularities above halves, delete ddmin's chunks before keeping each alone when
     /// the run so far measured deletions paying more bits per test (the chance of success

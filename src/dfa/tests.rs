@@ -1,7 +1,7 @@
 //! Properties of the whole pass: the colourings it uses, the strings it proposes, where it stops.
 
 use super::DfaOptions;
-use super::induction::{Beliefs, Induction, Origin};
+use super::induction::{Beliefs, ChunkKind, Induction, Origin};
 use super::quotient::Quotient;
 use super::word::Word;
 use crate::{
@@ -699,9 +699,12 @@ fn after_ddmins_order_finds_nothing_only_the_walk_is_left() {
     );
 }
 
-/// On a word the probe coloured, each round of ddmin's order tests first the chunks whose
-/// result the probe's quotient accepts, the others after them, each group in ddmin's order;
-/// without `order_chunks` the round is ddmin's order itself.
+/// On a word the probe coloured, each round of ddmin's order goes in the order of the bits
+/// each chunk is expected to gain (its chance given the probe's quotient's verdict times the
+/// bits a success gains), the chunks the quotient accepts first among equals, then ddmin's
+/// order; without `order_chunks` the round is ddmin's order itself. With no outcomes yet every
+/// chance is even, so a chunk kept alone above halves goes before any deletion, and the
+/// accepted before the rejected within each.
 #[test]
 fn the_probes_automaton_orders_ddmins_chunks() {
     let word = Word::from_symbols(b"(()(x)(()))()(())");
@@ -713,13 +716,19 @@ fn the_probes_automaton_orders_ddmins_chunks() {
         };
         let mut search = Induction::new(word.clone(), &options, &[], 0, true);
         let mut probed = None;
-        let mut chunk_rounds: Vec<Vec<Vec<u32>>> = Vec::new();
+        let mut chunk_rounds: Vec<Vec<(Vec<u32>, ChunkKind)>> = Vec::new();
         while let Some(round) = search.next_round() {
             if round.candidates[0].probe {
                 probed = round.colouring.clone();
             }
             if round.candidates[0].origin == Origin::Chunk {
-                chunk_rounds.push(round.candidates.iter().map(|c| c.symbols.clone()).collect());
+                chunk_rounds.push(
+                    round
+                        .candidates
+                        .iter()
+                        .map(|c| (c.symbols.clone(), c.chunk.expect("a chunk")))
+                        .collect(),
+                );
             }
             for c in &round.candidates {
                 search.learn_failure(c);
@@ -730,24 +739,42 @@ fn the_probes_automaton_orders_ddmins_chunks() {
     let (colouring, ordered) = rounds(true);
     let (_, plain) = rounds(false);
     let quotient = Quotient::new(&word, &colouring);
+    let even = Beliefs::default();
     assert_eq!(ordered.len(), plain.len());
     let mut moved = 0;
+    let mut kept_before_deleted = 0;
     for (o, p) in ordered.iter().zip(&plain) {
-        let accepted: Vec<bool> = o.iter().map(|c| quotient.accepts(c)).collect();
-        assert!(
-            accepted.windows(2).all(|w| w[0] || !w[1]),
-            "accepted chunks first: {accepted:?}"
-        );
-        let in_plain_order = |keep: bool| -> Vec<&Vec<u32>> {
-            p.iter().filter(|c| quotient.accepts(*c) == keep).collect()
+        let judged = |(symbols, kind): &(Vec<u32>, ChunkKind)| {
+            let kind = ChunkKind {
+                predicted: Some(quotient.accepts(symbols)),
+                ..*kind
+            };
+            (symbols.clone(), kind)
         };
-        let expected: Vec<&Vec<u32>> = in_plain_order(true)
-            .into_iter()
-            .chain(in_plain_order(false))
-            .collect();
-        assert_eq!(o.iter().collect::<Vec<_>>(), expected);
-        moved += usize::from(o != p);
+        let mut expected: Vec<(Vec<u32>, ChunkKind)> = p.iter().map(judged).collect();
+        expected.sort_by(|(_, a), (_, b)| {
+            even.expected_bits(b)
+                .total_cmp(&even.expected_bits(a))
+                .then(b.predicted.cmp(&a.predicted))
+        });
+        assert_eq!(o, &expected);
+        // What the old order (accepted first) got wrong: a rejected chunk kept alone now goes
+        // before an accepted deletion, which removes much less.
+        let rejected_kept = o
+            .iter()
+            .position(|(_, k)| k.class() == 1 && k.predicted == Some(false));
+        let accepted_deleted = o
+            .iter()
+            .rposition(|(_, k)| k.class() == 2 && k.predicted == Some(true));
+        if let (Some(kept), Some(deleted)) = (rejected_kept, accepted_deleted) {
+            kept_before_deleted += usize::from(kept < deleted);
+        }
+        moved += usize::from(o.iter().map(|(s, _)| s).ne(p.iter().map(|(s, _)| s)));
     }
+    assert!(
+        kept_before_deleted > 0,
+        "no round put an accepted deletion after a chunk kept alone"
+    );
     assert!(moved > 0, "the probe's quotient moved no chunk");
 }
 

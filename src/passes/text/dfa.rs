@@ -55,6 +55,9 @@ struct Outcomes {
     kept_alone: (u64, u64),
     /// (interesting, tested) of chunks deleted, above halves.
     deleted: (u64, u64),
+    /// (interesting, tested) of chunks by class (halves, kept alone, deleted) and by the probe's quotient's
+    /// verdict (accepts, rejects).
+    predicted: [[(u64, u64); 2]; 3],
 }
 
 /// The mean of the Beta(1, 1) posterior of a chance after `good` successes in `all` trials.
@@ -102,6 +105,11 @@ impl Outcomes {
             Some(chunk) if chunk.granularity > 2 => count(&mut self.deleted),
             _ => {}
         }
+        if let Some(chunk) = candidate.chunk
+            && let Some(accepted) = chunk.predicted
+        {
+            count(&mut self.predicted[chunk.class()][usize::from(!accepted)]);
+        }
     }
 
     fn beliefs(&self) -> Beliefs {
@@ -110,6 +118,13 @@ impl Outcomes {
             chunk: self.rate(Origin::Chunk),
             kept_alone: posterior_mean(self.kept_alone),
             deleted: posterior_mean(self.deleted),
+            // Each verdict's chance, drawn toward its class's chance over both verdicts
+            // while it has few outcomes of its own.
+            predicted: std::array::from_fn(|class| {
+                let [a, r] = self.predicted[class];
+                let pooled = posterior_mean((a.0 + r.0, a.1 + r.1));
+                [a, r].map(|(good, all)| (good as f64 + 2.0 * pooled) / (all as f64 + 2.0))
+            }),
         }
     }
 }
