@@ -133,12 +133,19 @@ impl ChunkKind {
 
     /// The bits a success gains: `log2` of the word's length over the candidate's.
     fn bits(&self) -> f64 {
-        let g = self.granularity.max(2) as f64;
-        if self.kept_alone || self.granularity <= 2 {
-            g.log2()
-        } else {
-            (g / (g - 1.0)).log2()
-        }
+        bits_gained(self.granularity, self.kept_alone)
+    }
+}
+
+/// The bits a chunk's success gains at granularity `g`, `log2` of the word's length over the
+/// candidate's: `log2 g` kept alone (or at halves, where the two kinds are one), `log2 g/(g-1)`
+/// deleted.
+fn bits_gained(g: usize, kept_alone: bool) -> f64 {
+    let g = g.max(2) as f64;
+    if kept_alone || g <= 2.0 {
+        g.log2()
+    } else {
+        (g / (g - 1.0)).log2()
     }
 }
 
@@ -176,8 +183,7 @@ impl Beliefs {
     /// chance of each times the bits a success gains (`log2 g` kept alone, `log2 g/(g-1)`
     /// deleted), so a deletion goes first only where it is that much likelier to pass.
     pub(crate) fn deletions_pay_more(&self, g: usize) -> bool {
-        let g = g as f64;
-        g > 2.0 && self.deleted * (g / (g - 1.0)).log2() > self.kept_alone * g.log2()
+        g > 2 && self.deleted * bits_gained(g, false) > self.kept_alone * bits_gained(g, true)
     }
 
     /// The bits a chunk the probe's quotient judged is expected to gain: its chance given the

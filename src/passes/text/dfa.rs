@@ -51,18 +51,22 @@ impl Default for Restart {
 struct Outcomes {
     /// (interesting, tested) per origin.
     counts: [(u64, u64); 6],
-    /// (interesting, tested) of chunks kept alone, above halves.
-    kept_alone: (u64, u64),
-    /// (interesting, tested) of chunks deleted, above halves.
-    deleted: (u64, u64),
-    /// (interesting, tested) of chunks by class (halves, kept alone, deleted) and by the probe's quotient's
-    /// verdict (accepts, rejects).
-    predicted: [[(u64, u64); 2]; 3],
+    /// (interesting, tested) of ddmin's chunks by class (halves, kept alone, deleted) and by
+    /// the probe's quotient's verdict (accepts, rejects, none: the probe did not colour the
+    /// word).
+    chunks: [[(u64, u64); 3]; 3],
 }
 
 /// The mean of the Beta(1, 1) posterior of a chance after `good` successes in `all` trials.
 fn posterior_mean((good, all): (u64, u64)) -> f64 {
     (good as f64 + 1.0) / (all as f64 + 2.0)
+}
+
+/// The (interesting, tested) counts of `cells` together.
+fn pooled(cells: &[(u64, u64)]) -> (u64, u64) {
+    cells
+        .iter()
+        .fold((0, 0), |(good, all), &(g, a)| (good + g, all + a))
 }
 
 impl Outcomes {
@@ -85,12 +89,10 @@ impl Outcomes {
     /// The posterior mean chance that a colouring's candidate (path, pair or class interval)
     /// is interesting.
     fn colouring_rate(&self) -> f64 {
-        posterior_mean(
-            [Origin::ShortestPath, Origin::Pair, Origin::ClassInterval]
-                .iter()
-                .map(|&o| self.counts[Self::slot(o)])
-                .fold((0, 0), |(g, a), (x, y)| (g + x, a + y)),
-        )
+        posterior_mean(pooled(
+            &[Origin::ShortestPath, Origin::Pair, Origin::ClassInterval]
+                .map(|o| self.counts[Self::slot(o)]),
+        ))
     }
 
     fn record(&mut self, candidate: &Candidate, interesting: bool) {
@@ -99,16 +101,13 @@ impl Outcomes {
             c.1 += 1;
         };
         count(&mut self.counts[Self::slot(candidate.origin)]);
-        // At halves, keeping one chunk alone is deleting the other: no kind to learn.
-        match candidate.chunk {
-            Some(chunk) if chunk.granularity > 2 && chunk.kept_alone => count(&mut self.kept_alone),
-            Some(chunk) if chunk.granularity > 2 => count(&mut self.deleted),
-            _ => {}
-        }
-        if let Some(chunk) = candidate.chunk
-            && let Some(accepted) = chunk.predicted
-        {
-            count(&mut self.predicted[chunk.class()][usize::from(!accepted)]);
+        if let Some(chunk) = candidate.chunk {
+            let verdict = match chunk.predicted {
+                Some(true) => 0,
+                Some(false) => 1,
+                None => 2,
+            };
+            count(&mut self.chunks[chunk.class()][verdict]);
         }
     }
 
@@ -116,14 +115,16 @@ impl Outcomes {
         Beliefs {
             colouring: self.colouring_rate(),
             chunk: self.rate(Origin::Chunk),
-            kept_alone: posterior_mean(self.kept_alone),
-            deleted: posterior_mean(self.deleted),
+            // At halves, keeping one chunk alone is deleting the other: no kind to learn.
+            kept_alone: posterior_mean(pooled(&self.chunks[1])),
+            deleted: posterior_mean(pooled(&self.chunks[2])),
             // Each verdict's chance, drawn toward its class's chance over both verdicts
             // while it has few outcomes of its own.
             predicted: std::array::from_fn(|class| {
-                let [a, r] = self.predicted[class];
-                let pooled = posterior_mean((a.0 + r.0, a.1 + r.1));
-                [a, r].map(|(good, all)| (good as f64 + 2.0 * pooled) / (all as f64 + 2.0))
+                let [accepted, rejected, _] = self.chunks[class];
+                let both = posterior_mean(pooled(&[accepted, rejected]));
+                [accepted, rejected]
+                    .map(|(good, all)| (good as f64 + 2.0 * both) / (all as f64 + 2.0))
             }),
         }
     }
