@@ -187,7 +187,9 @@ fn resume_refuses_a_changed_test_and_a_missing_directory() {
 #[test]
 fn also_interesting_keeps_the_candidates_with_that_status() {
     let case = Case::new();
-    case.file("in.txt", b"a\nb\nc\nd\ne\nf\n");
+    // `e` in the first half and `b` in the second, so that any first cut by halves (lines,
+    // chunks, the probe's bulk deletions) tests a candidate with `e` and without `b`.
+    case.file("in.txt", b"a\ne\nc\nd\nb\nf\n");
     // Interesting while `b` is there; exit 3 when `b` is gone but `e` is there.
     case.script(
         "t.sh",

@@ -21,7 +21,9 @@
 //! their own order, not the probe's quotient's first), `ddminkinds` (above halves, chunks kept
 //! alone always before chunks deleted, not as the run's payoff orders them), `rN` (N probe
 //! rounds a word), `cN` (at most N colours in the probe) or `fN` (at most N colourings a word
-//! refuted by known failures and solved again; `f0`: failures refute nothing)).
+//! refuted by known failures and solved again; `f0`: failures refute nothing) or `bulkN` (the
+//! probe's class intervals and its going on to the next word need deletions of at least 1/N
+//! of the word; `bulk0`: any)).
 //! Tests exclude the first run of the original.
 
 mod families;
@@ -82,6 +84,9 @@ fn schedule(strategy: &str) -> Schedule {
                     "u0" => options.pair_stage_units = 0,
                     "nohints" => options.carry_hints = false,
                     "nobudget" => options.colouring_failures_per_word = usize::MAX,
+                    _ if part.starts_with("bulk") => {
+                        options.probe_bulk = part[4..].parse().expect("bulkN: the probe's bulk")
+                    }
                     _ if part.starts_with('r') => {
                         options.probe_rounds = part[1..].parse().expect("rN: probe rounds")
                     }

@@ -6,7 +6,8 @@
 //! 2. the probe: a colouring of the whole word with at most [`DfaOptions::probe_colours`]
 //!    colours (a few), for up to [`DfaOptions::probe_rounds`] rounds on a word, and only
 //!    while it pays: global structure (balance, a period) shows in a coarse colouring of the
-//!    whole word and in no window of it;
+//!    whole word and in no window of it. The probe deals in bulk: a class interval deleting
+//!    less than [`DfaOptions::probe_bulk`]'s share of the word is not proposed;
 //! 3. ddmin's order (each chunk kept alone, then each deleted, at granularity 2, 4, 8, ...,
 //!    [`CHUNKS_PER_ROUND`] at a time) once the word's window colourings have failed
 //!    [`DfaOptions::colouring_failures_per_word`] times, or straight after the probe on a word
@@ -842,6 +843,12 @@ impl Induction {
         })
     }
 
+    /// Whether deleting `units` of this word is a deletion in bulk, as the probe deals in
+    /// ([`DfaOptions::probe_bulk`]).
+    pub(crate) fn is_bulk(&self, units: usize) -> bool {
+        self.options.probe_bulk == 0 || units * self.options.probe_bulk >= self.word.len()
+    }
+
     /// Records that `candidate` was tested (or known from the cache) and is not interesting.
     pub(crate) fn learn_failure(&mut self, candidate: &Candidate) {
         if self.options.refutations_per_word > 0 {
@@ -990,6 +997,11 @@ impl Induction {
             });
         }
         for (i, j) in colouring.class_intervals() {
+            if probe && !self.is_bulk(j - i) {
+                // A sliver is a poor bet for a test (39 % pass on first words, 0.01 bits a
+                // test), and its success ends the word the probe has learned.
+                continue;
+            }
             if !self.known.contains(i, j) {
                 let c = self.interval_candidate(i, j, Origin::ClassInterval);
                 if seen.insert(c.symbols.clone()) {

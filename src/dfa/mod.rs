@@ -89,6 +89,10 @@ pub struct DfaOptions {
     pub probe_colours: usize,
     /// Probe rounds on one word before the windows take over.
     pub probe_rounds: usize,
+    /// The probe deals in bulk: it proposes a colour class's interval only if that deletes at
+    /// least `1/probe_bulk` of the word (smaller ones are left to ddmin's order and the walk),
+    /// and it goes on to the next word only after a reduction of that much (0: any size, both).
+    pub probe_bulk: usize,
     /// Deletions of two loops at once proposed per colouring (0: none).
     pub pair_batch: usize,
     /// Longer words are coloured one window of this many units at a time.
@@ -156,6 +160,7 @@ impl Default for DfaOptions {
             solve_conflicts: 20_000,
             probe_colours: 3,
             probe_rounds: 6,
+            probe_bulk: 8,
             pair_batch: 4,
             window: 128,
             window_rounds: 4,

@@ -14,10 +14,6 @@ use crate::report::{Counter, Stop};
 use crate::schedule::Pass;
 use crate::units::{Granularity, Units};
 
-/// The probe goes on to the next word only if its reduction removed at least 1/PROBE_PAYS of
-/// the units.
-const PROBE_PAYS: usize = 8;
-
 /// What the search on a word hands to the search on the smaller word after a reduction.
 struct Restart {
     /// Failing deletions of the old word that are failing deletions of the new one.
@@ -408,9 +404,8 @@ impl DfaPass {
                     (Vec::new(), Vec::new())
                 };
                 let near = won.interval.map_or(0, |(i, _)| i);
-                let pays = won.probe
-                    && (induction.word().len() - won.symbols.len()) * PROBE_PAYS
-                        >= induction.word().len();
+                let pays =
+                    won.probe && induction.is_bulk(induction.word().len() - won.symbols.len());
                 return Ok(Some(Restart {
                     carried,
                     hints,
