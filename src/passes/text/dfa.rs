@@ -153,14 +153,14 @@ impl DfaPass {
         }
     }
 
-    /// The whole-word probe alone (`dfa-probe/UNITS`), on words of at most `max_units`; once
-    /// a run of it reduces nothing, later runs do nothing.
+    /// The whole-word probe alone (`dfa-probe/UNITS`), on words of at most `max_units`, for as
+    /// many rounds a word as the pass's own probe; once a run of it reduces nothing, later
+    /// runs do nothing.
     pub fn probe(granularity: Granularity, max_units: usize) -> DfaPass {
         DfaPass::new(
             granularity,
             DfaOptions {
                 max_units,
-                probe_rounds: 3,
                 finish: Finish::ProbeOnly,
                 // Measured: in the default schedule, solving again after a refutation costs
                 // bracket and counted words tests (notes/negative-results.md).
