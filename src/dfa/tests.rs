@@ -926,9 +926,9 @@ fn marker_at_residue(seed: u64) -> (Vec<u8>, usize, usize) {
 }
 
 /// The default schedule's probe (`DfaPass::probe`) colours a word for as many rounds as the
-/// pass's own probe. With 3 rounds, as it had, it found nothing on this word (8 tests); the
-/// automaton of a marker's index modulo 2 shows in a later round, and the word goes to 2
-/// bytes. Over twelve seeds of the families the default schedule then saves tests on 55
+/// pass's own probe. With 3 rounds, as it had, it left this word far from its minimum (with
+/// varisat it found nothing in 8 tests); the automaton of a marker's index modulo 2 shows in
+/// a later round, and the word goes to 2 bytes. Over twelve seeds of the families the default schedule then saves tests on 55
 /// family-seeds of 60 instead of 53 (notes/dfa-induction.md).
 #[test]
 fn the_default_probe_colours_for_the_passs_rounds() {
@@ -955,6 +955,8 @@ fn the_default_probe_colours_for_the_passs_rounds() {
             ..DfaOptions::default()
         },
     );
-    assert_eq!(run(three_rounds), input.len(), "the precondition");
+    // With varisat 3 rounds reduce nothing; with CaDiCaL (other models) they leave 266 bytes.
+    let three = run(three_rounds);
+    assert!(three > 2, "the precondition: {three} bytes");
     assert_eq!(run(DfaPass::probe(Granularity::Bytes, 1024)), 2);
 }
