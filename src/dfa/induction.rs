@@ -308,7 +308,8 @@ pub(crate) struct Induction {
     /// ddmin's order ran down to single units on this word and found nothing.
     chunks_exhausted: bool,
     /// The quotient of the probe's last colouring of this word: with
-    /// [`DfaOptions::order_chunks`], the chunks of a round that it accepts go first.
+    /// [`DfaOptions::order_chunks`], its verdict on each chunk weighs the chunk's expected
+    /// bits.
     probed_quotient: Option<Quotient>,
     /// This word's failed candidates, in the order they were learned. Failures of earlier
     /// words are not carried in: they refute the coarse colourings whose class intervals pay

@@ -906,8 +906,8 @@ fn the_probe_proposes_no_sliver_of_the_word() {
     assert!(bulk.iter().all(|&d| d * 8 >= n), "{bulk:?} of {n}");
 }
 
-/// A word of three letters with one `X` at an index of a given residue modulo `p` (the
-/// position family of examples/dfa_families), from `seed`.
+/// A word of one to three letters with one `X` at an index of a given residue modulo `p`
+/// (the position family of examples/dfa_families), from `seed`.
 fn marker_at_residue(seed: u64) -> (Vec<u8>, usize, usize) {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = || {
@@ -928,8 +928,8 @@ fn marker_at_residue(seed: u64) -> (Vec<u8>, usize, usize) {
 /// The default schedule's probe (`DfaPass::probe`) colours a word for as many rounds as the
 /// pass's own probe. With 3 rounds, as it had, it left this word far from its minimum (with
 /// varisat it found nothing in 8 tests); the automaton of a marker's index modulo 2 shows in
-/// a later round, and the word goes to 2 bytes. Over twelve seeds of the families the default schedule then saves tests on 55
-/// family-seeds of 60 instead of 53 (notes/dfa-induction.md).
+/// a later round, and the word goes to 2 bytes. Over twelve seeds of the families the default
+/// schedule then saves tests on 55 family-seeds of 60 instead of 53 (notes/dfa-induction.md).
 #[test]
 fn the_default_probe_colours_for_the_passs_rounds() {
     let (input, p, residue) = marker_at_residue(36);

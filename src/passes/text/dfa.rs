@@ -163,7 +163,7 @@ impl DfaPass {
                 max_units,
                 finish: Finish::ProbeOnly,
                 // Measured: in the default schedule, solving again after a refutation costs
-                // bracket and counted words tests (notes/negative-results.md).
+                // tests and minima on the families (notes/negative-results.md).
                 refutations_per_word: 0,
                 ..DfaOptions::default()
             },
