@@ -481,7 +481,7 @@ fn unless_statements(pass: Box<dyn Pass>) -> Box<dyn Pass> {
 /// (examples/dfa_families), with the probe's 3 rounds then, 5,120 bytes left a smaller result
 /// than no probe on 100 of 220 cases and cost at most 9 tests for the same result on 56, where
 /// 1,024 won on 61; no corpus case has 8 or fewer distinct bytes, so none is probed
-/// (notes/dfa-induction.md).
+/// (notes/dfa-families.md).
 const PROBE_BYTES: usize = 5120;
 
 /// The most distinct bytes of an input the default schedule's DFA probe looks at: it paid

@@ -33,7 +33,8 @@
 //! `n²/2` bits, so words over [`DfaOptions::max_units`] are left alone (ddmin shrinks them
 //! first in the `dfa` strategy). A solve is bounded by colours, clauses, proof bytes and time
 //! (see `encoding`); when it gives up, the pass falls back to untested canonical intervals.
-//! The design and measurements are in `notes/dfa-induction.md`.
+//! The design and measurements are in `notes/dfa-induction.md`; the measurements on generated
+//! families of inputs, against ddmin, in `notes/dfa-families.md`.
 
 mod colouring;
 mod encoding;

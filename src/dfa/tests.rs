@@ -929,7 +929,7 @@ fn marker_at_residue(seed: u64) -> (Vec<u8>, usize, usize) {
 /// pass's own probe. With 3 rounds, as it had, it left this word far from its minimum (with
 /// varisat it found nothing in 8 tests); the automaton of a marker's index modulo 2 shows in
 /// a later round, and the word goes to 2 bytes. Over twelve seeds of the families the default
-/// schedule then saves tests on 55 family-seeds of 60 instead of 53 (notes/dfa-induction.md).
+/// schedule then saves tests on 55 family-seeds of 60 instead of 53 (notes/dfa-families.md).
 #[test]
 fn the_default_probe_colours_for_the_passs_rounds() {
     let (input, p, residue) = marker_at_residue(36);
