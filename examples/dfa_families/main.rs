@@ -24,7 +24,9 @@
 //! refuted by known failures and solved again; `f0`: failures refute nothing) or `bulkN` (the
 //! probe's class intervals and its going on to the next word need deletions of at least 1/N
 //! of the word; `bulk0`: any)).
-//! Tests exclude the first run of the original.
+//! Tests exclude the first run of the original. Beside tests to the end, each row records the
+//! tests to the strategy's first reaching of its final size (`tests_to_final`), which leaves
+//! out whatever the strategy spends proving that size; `--merge` reads rows without it.
 
 mod families;
 
@@ -37,7 +39,8 @@ use myhill::{
 };
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 #[derive(Clone)]
@@ -47,6 +50,8 @@ struct Outcome {
     seconds: f64,
     /// Stopped by `--max-tests` before the strategy's end.
     budget: bool,
+    /// Tests until the best first had its final size (`None`: a merged row from before).
+    tests_to_final: Option<u64>,
     /// The DFA pass's figures, `name=value` (`--counters`).
     counters: String,
 }
@@ -137,7 +142,18 @@ fn schedule(strategy: &str) -> Schedule {
 
 fn run(case: &Case, strategy: &str, max_tests: Option<u64>) -> Outcome {
     let test = case.test.clone();
-    let oracle = FnOracle::new(move |b: &[u8]| test(b));
+    // Every interesting call's length, in call order: the first run of the original included.
+    let interesting = Arc::new(Mutex::new(Vec::new()));
+    let calls = Arc::new(AtomicU64::new(0));
+    let (seen, counted) = (interesting.clone(), calls.clone());
+    let oracle = FnOracle::new(move |b: &[u8]| {
+        let call = counted.fetch_add(1, Ordering::SeqCst);
+        let verdict = test(b);
+        if verdict {
+            seen.lock().expect("not poisoned").push((call, b.len()));
+        }
+        verdict
+    });
     let options = ReduceOptions {
         first_runs: 1,
         verify: false,
@@ -161,12 +177,19 @@ fn run(case: &Case, strategy: &str, max_tests: Option<u64>) -> Outcome {
         .map(|(k, v)| format!("{k}={}", v.value()))
         .collect::<Vec<_>>()
         .join(" ");
+    let first_call = interesting
+        .lock()
+        .expect("not poisoned")
+        .iter()
+        .find(|&&(_, len)| len == finished.best.len())
+        .map_or(0, |&(call, _)| call);
     Outcome {
         counters,
         tests,
         final_bytes: finished.best.len(),
         seconds,
         budget: max_tests.is_some_and(|m| tests + 1 >= m),
+        tests_to_final: Some((first_call + 1).saturating_sub(finished.report.first_check_runs)),
     }
 }
 
@@ -313,6 +336,7 @@ fn main() {
                     final_bytes: f[6].parse().expect("final"),
                     seconds: f[7].parse().expect("seconds"),
                     budget: f[8] == "true",
+                    tests_to_final: f.get(9).map(|v| v.parse().expect("tests_to_final")),
                     counters: String::new(),
                 };
                 rows.insert((f[0].to_string(), f[4].to_string()), outcome);
@@ -338,7 +362,9 @@ fn main() {
             })
         })
         .collect();
-    let mut csv = String::from("case,family,bytes,minimum,strategy,tests,final,seconds,budget\n");
+    let mut csv = String::from(
+        "case,family,bytes,minimum,strategy,tests,final,seconds,budget,tests_to_final\n",
+    );
     // family -> strategy -> (tests, final - minimum, budget)
     let mut per_family: BTreeMap<&str, BTreeMap<String, Vec<Tally>>> = BTreeMap::new();
     let mut by_case: Vec<BTreeMap<String, Outcome>> = Vec::new();
@@ -366,7 +392,7 @@ fn main() {
             }
             let _ = writeln!(
                 csv,
-                "{},{},{},{},{strategy},{},{},{:.3},{}",
+                "{},{},{},{},{strategy},{},{},{:.3},{},{}",
                 case.name,
                 case.family,
                 case.input.len(),
@@ -374,7 +400,8 @@ fn main() {
                 out.tests,
                 out.final_bytes,
                 out.seconds,
-                out.budget
+                out.budget,
+                out.tests_to_final.map_or(String::new(), |t| t.to_string())
             );
             per_family
                 .entry(case.family)
@@ -441,6 +468,18 @@ fn main() {
             );
             if !over_twice.is_empty() {
                 println!("over twice: {}", over_twice.join(", "));
+            }
+            let first = |r: &BTreeMap<String, Outcome>| {
+                Some((r["dfa-pass"].tests_to_final?, r["ddmin"].tests_to_final?))
+            };
+            if let Some(pairs) = by_case.iter().map(first).collect::<Option<Vec<_>>>() {
+                // Neither side pays for proving its end: the pass's interval-minimality and
+                // ddmin's last sweep are left out alike.
+                println!(
+                    "to each one's first reaching of its final size: dfa-pass tests <= ddmin's {} of {n}, over twice {}",
+                    pairs.iter().filter(|(p, d)| p <= d).count(),
+                    pairs.iter().filter(|(p, d)| *p > 2 * *d).count(),
+                );
             }
             for family in per_family.keys() {
                 let rows: Vec<_> = cases
