@@ -144,10 +144,10 @@ fn run(case: &Case, strategy: &str, max_tests: Option<u64>) -> Outcome {
     let test = case.test.clone();
     // Every interesting call's length, in call order: the first run of the original included.
     let interesting = Arc::new(Mutex::new(Vec::new()));
-    let calls = Arc::new(AtomicU64::new(0));
-    let (seen, counted) = (interesting.clone(), calls.clone());
+    let seen = interesting.clone();
+    let calls = AtomicU64::new(0);
     let oracle = FnOracle::new(move |b: &[u8]| {
-        let call = counted.fetch_add(1, Ordering::SeqCst);
+        let call = calls.fetch_add(1, Ordering::SeqCst);
         let verdict = test(b);
         if verdict {
             seen.lock().expect("not poisoned").push((call, b.len()));

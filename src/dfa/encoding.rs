@@ -654,12 +654,7 @@ mod tests {
         // Random bytes with many learned pairs at a tight bound: hard enough to need conflicts.
         let mut x = 12345u64;
         let bytes: Vec<u8> = (0..300)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x % 4) as u8
-            })
+            .map(|_| (crate::dfa::tests::xorshift(&mut x) % 4) as u8)
             .collect();
         let w = Word::from_symbols(&bytes);
         let pairs: Vec<(u32, u32)> = (0..150).map(|i| (i, 300 - i)).collect();

@@ -289,14 +289,7 @@ fn jobs_change_speed_not_the_reductions() {
 /// Pseudo-random bytes with `DE AD` and later `BE EF` planted (and scrubbed elsewhere).
 pub(crate) fn planted_random_bytes(len: usize, seed: u64) -> Vec<u8> {
     let mut x = seed | 1;
-    let mut bytes: Vec<u8> = (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect();
+    let mut bytes: Vec<u8> = (0..len).map(|_| (xorshift(&mut x) >> 24) as u8).collect();
     for b in bytes.iter_mut() {
         if *b == 0xDE || *b == 0xBE {
             *b = 0x00;
@@ -343,10 +336,8 @@ fn parens_with_x(len: usize, seed: u64) -> Vec<u8> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     while out.len() < len || depth > 0 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        if out.len() < len && (depth == 0 || x.is_multiple_of(2)) {
+        let draw = xorshift(&mut x);
+        if out.len() < len && (depth == 0 || draw.is_multiple_of(2)) {
             out.push(b'(');
             depth += 1;
         } else {
@@ -910,12 +901,7 @@ fn the_probe_proposes_no_sliver_of_the_word() {
 /// (the position family of examples/dfa_families), from `seed`.
 fn marker_at_residue(seed: u64) -> (Vec<u8>, usize, usize) {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = || xorshift(&mut x);
     let p = 2 + (next() % 5) as usize;
     let letters = 1 + next() % 3;
     let size = 100 + (next() % 400) as usize;
@@ -959,4 +945,12 @@ fn the_default_probe_colours_for_the_passs_rounds() {
     let three = run(three_rounds);
     assert!(three > 2, "the precondition: {three} bytes");
     assert_eq!(run(DfaPass::probe(Granularity::Bytes, 1024)), 2);
+}
+
+/// One step of the xorshift generator the tests' inputs are drawn from: the new state.
+pub(crate) fn xorshift(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
 }
