@@ -24,6 +24,9 @@
 //! refuted by known failures and solved again; `f0`: failures refute nothing) or `bulkN` (the
 //! probe's class intervals and its going on to the next word need deletions of at least 1/N
 //! of the word; `bulk0`: any)).
+//! `given` takes the whole-word deletion as failing without a test. With `--choice=STRATEGY`
+//! (and `dfa-pass`, `ddmin` among the strategies) the summary gives the most a per-case
+//! choice between the pass and STRATEGY could reach, free and at one test's cost.
 //! Tests exclude the first run of the original. Beside tests to the end, each row records the
 //! tests to the strategy's first reaching of its final size (`tests_to_final`), which leaves
 //! out whatever the strategy spends proving that size; `--merge` reads rows without it.
@@ -89,6 +92,7 @@ fn schedule(strategy: &str) -> Schedule {
                     "u0" => options.pair_stage_units = 0,
                     "nohints" => options.carry_hints = false,
                     "nobudget" => options.colouring_failures_per_word = usize::MAX,
+                    "given" => options.whole_word_given = true,
                     _ if part.starts_with("bulk") => {
                         options.probe_bulk = part[4..].parse().expect("bulkN: the probe's bulk")
                     }
@@ -480,6 +484,34 @@ fn main() {
                     pairs.iter().filter(|(p, d)| p <= d).count(),
                     pairs.iter().filter(|(p, d)| *p > 2 * *d).count(),
                 );
+            }
+            if let Some(other) = flag("choice") {
+                assert!(
+                    strategies.contains(&other),
+                    "--choice={other} needs {other} in --only"
+                );
+                // The most a rule choosing per case between the pass and `other` could reach:
+                // the better of the two (a tie first, then the minimum, then fewer tests),
+                // when the choice costs no test and when it costs one.
+                for cost in [0, 1] {
+                    let (mut ties, mut minima, mut over) = (0, 0, 0);
+                    for (c, r) in cases.iter().zip(&by_case) {
+                        let ddmin = r["ddmin"].tests;
+                        let grade = |tests: u64, bytes: usize| {
+                            (tests <= ddmin, bytes == c.minimum, std::cmp::Reverse(tests))
+                        };
+                        let pass = grade(r["dfa-pass"].tests, r["dfa-pass"].final_bytes);
+                        let alt = grade(r[&other].tests + cost, r[&other].final_bytes);
+                        let (tie, at_min, std::cmp::Reverse(tests)) = pass.max(alt);
+                        ties += usize::from(tie);
+                        minima += usize::from(at_min);
+                        over += usize::from(tests > 2 * ddmin);
+                    }
+                    println!(
+                        "the better of dfa-pass and {other} per case, the choice costing {cost} tests: tests <= ddmin's {ties} of {n} ({:.1} %), at the minimum {minima}, over twice {over}",
+                        100.0 * ties as f64 / n.max(1) as f64
+                    );
+                }
             }
             for family in per_family.keys() {
                 let rows: Vec<_> = cases

@@ -446,6 +446,9 @@ impl Induction {
         probe: bool,
     ) -> Induction {
         let mut known = Known::new(&word);
+        if options.whole_word_given && word.len() > 0 {
+            known.learn(&word, 0, word.len());
+        }
         let mut stats = InductionStats::default();
         for &(i, j) in carried {
             if !known.learn(&word, i, j).is_empty() {

@@ -147,6 +147,12 @@ pub struct DfaOptions {
     /// a wrong automaton: its merges along that word are learned as a combination, and the
     /// solver looks again. A bound on solves, not on tests.
     pub refutations_per_word: usize,
+    /// Take the whole-word deletion as failing without testing it, as the seed page's
+    /// search starts from that pair; the end's interval-minimality then assumes it (off: it
+    /// is tested once, so that the end rests on tests alone). For measurement: with the
+    /// probe, colourings and pairs off too, the pass tests nothing outside ddmin's own order
+    /// but the walk (notes/dfa-families.md, "Would choosing per case reach the targets?").
+    pub whole_word_given: bool,
 }
 
 impl Default for DfaOptions {
@@ -179,6 +185,7 @@ impl Default for DfaOptions {
             order_chunks: true,
             chunk_kinds_by_payoff: true,
             refutations_per_word: 32,
+            whole_word_given: false,
         }
     }
 }

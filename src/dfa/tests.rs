@@ -663,6 +663,30 @@ fn a_probe_left_off_for_size_probes_the_next_smaller_word() {
     );
 }
 
+/// The whole-word deletion is tested once, so that the end rests on tests alone; taken as
+/// given, it is never tested, and the pass ends at the same word.
+#[test]
+fn the_whole_word_deletion_is_tested_unless_given() {
+    let empty_tests = |given: bool| {
+        let empties = std::sync::atomic::AtomicUsize::new(0);
+        let oracle = FnOracle::new(|b: &[u8]| {
+            if b.is_empty() {
+                empties.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+            b.contains(&b'x')
+        });
+        let options = DfaOptions {
+            whole_word_given: given,
+            ..DfaOptions::default()
+        };
+        let cx = run_at_bytes(b"abcabxcab".to_vec(), &oracle, options);
+        assert_eq!(cx.best(), b"x");
+        empties.load(std::sync::atomic::Ordering::SeqCst)
+    };
+    assert_eq!(empty_tests(false), 1);
+    assert_eq!(empty_tests(true), 0);
+}
+
 /// Once ddmin's order has tried single units and found nothing, the word is proved
 /// interval-minimal by the walk over untested intervals alone: no colouring comes back after
 /// the order's last round (it used to, because the order's end was noticed only when a round
