@@ -663,6 +663,25 @@ fn a_probe_left_off_for_size_probes_the_next_smaller_word() {
     );
 }
 
+/// Two equal units apart can be all that is left to delete: keeping the count of `b` even,
+/// `abab` goes to `aa` only by deleting both `b`s at once, which no interval of this
+/// interval-minimal word does (the pair stage used to skip equal units). Without the solver,
+/// whose shortest paths may find `aa` another way, whatever the solver.
+#[test]
+fn the_pair_stage_deletes_two_equal_units_apart() {
+    let oracle = FnOracle::new(|b: &[u8]| {
+        let count = |c: u8| b.iter().filter(|&&x| x == c).count();
+        count(b'a') >= 2 && count(b'b') % 2 == 0
+    });
+    let options = DfaOptions {
+        use_solver: false,
+        ..DfaOptions::default()
+    };
+    let cx = run_at_bytes(b"abcab".to_vec(), &oracle, options);
+    assert_eq!(cx.best(), b"aa");
+    assert_eq!(cx.counted(Counter::DfaAcceptedUnitPair), 1);
+}
+
 /// The whole-word deletion is tested once, so that the end rests on tests alone; taken as
 /// given, it is never tested, and the pass ends at the same word.
 #[test]

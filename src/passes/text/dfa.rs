@@ -422,13 +422,13 @@ impl DfaPass {
 
     /// On an interval-minimal word, deletes two units apart at once if any such deletion is
     /// interesting: a bracket with its partner, which no quotient of a word that needs each
-    /// alone can propose. Outermost pairs first, of differing units only (equal ones delete
-    /// like a loop, which the intervals already refuted). Returns whether one was accepted.
+    /// alone can propose, or two equal units that keep a count's parity (`abab` to `aa`).
+    /// Outermost pairs first; a result two pairs share is tested once (the cache). Returns
+    /// whether one was accepted.
     fn delete_a_pair(&self, cx: &mut Cx, word: &Word) -> Result<bool, Stop> {
         let n = word.len();
         let mut pairs: Vec<(usize, usize)> = (0..n)
             .flat_map(|i| (i + 2..n).map(move |j| (i, j)))
-            .filter(|&(i, j)| word.symbol(i) != word.symbol(j))
             .collect();
         pairs.sort_by_key(|&(i, j)| (std::cmp::Reverse(j - i), i));
         let mut candidates = pairs.into_iter().map(|(i, j)| {
