@@ -1,7 +1,9 @@
 //! Generated families of words for the DFA pass, each case with an in-process test and its known
 //! minimum.
 //!
-//! Main types: [`Case`] (an input, its test, its minimum) and [`generate`] (the fixed-seed set).
+//! Main types: [`Case`] (an input, its test, its minimum), [`generate`] (the fixed-seed set) and
+//! [`generate_held_out`] (bracket and counted families built apart, for checking figures on
+//! families nothing was tuned on).
 //! Four kinds, each with a keep-condition:
 //! - brackets: 1 to 4 bracket kinds, 0 to 20 filler letters, nesting depth 2 to 30; the test
 //!   wants the brackets balanced, plus a marker, a doubled letter, a depth, or a marker at a
@@ -566,6 +568,285 @@ pub fn generate(count: usize, seed: u64, scale: Scale) -> Vec<Case> {
             2 => periodic_case(&mut rng, index, scale),
             3 => position_case(&mut rng, index, scale),
             _ => automaton_case(&mut rng, index, scale),
+        };
+        index += 1;
+        if let Some(case) = case {
+            debug_assert!((case.test)(&case.input), "{} fails its own test", case.name);
+            out.push(case);
+        }
+    }
+    out
+}
+
+/// The keep-conditions of the held-out bracket family.
+#[derive(Clone, Copy)]
+enum HeldOutKeep {
+    /// At least `m` bracket pairs.
+    Pairs,
+    /// A pair of one kind inside a pair of another (of the same kind with one kind).
+    Nested,
+    /// Two different markers, the first before the second.
+    Apart,
+    /// A marker inside a pair of the last kind.
+    Inside,
+}
+
+/// A balanced word over `kinds` pairs by a walk that opens with a probability falling with the
+/// depth (no planted dive), fillers from the first `fillers` letters in runs of 1 to 3.
+fn walk_word(rng: &mut Rng, size: usize, kinds: usize, fillers: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    while out.len() + stack.len() < size {
+        if fillers > 0 && rng.chance(250) {
+            for _ in 0..rng.range(1, 3) {
+                out.push(LETTERS[rng.range(0, fillers - 1)]);
+            }
+        } else if stack.is_empty() || rng.chance(1000 / (stack.len() as u64 + 2)) {
+            let k = rng.range(0, kinds - 1);
+            out.push(OPENS[k]);
+            stack.push(k);
+        } else if let Some(k) = stack.pop() {
+            out.push(CLOSES[k]);
+        }
+    }
+    while let Some(k) = stack.pop() {
+        out.push(CLOSES[k]);
+    }
+    out
+}
+
+/// The positions where a balanced word's top level may be cut: inserting a balanced piece
+/// there keeps the word balanced, and nothing encloses it.
+fn top_level_cuts(word: &[u8], kinds: usize) -> Vec<usize> {
+    let mut depth = 0usize;
+    let mut cuts = vec![0];
+    for (i, &c) in word.iter().enumerate() {
+        if OPENS[..kinds].contains(&c) {
+            depth += 1;
+        } else if CLOSES[..kinds].contains(&c) {
+            depth -= 1;
+        }
+        if depth == 0 {
+            cuts.push(i + 1);
+        }
+    }
+    cuts
+}
+
+/// Whether a balanced `b` has a pair of kind `inner` inside a pair of kind `outer`.
+fn has_nested(b: &[u8], kinds: usize, outer: usize, inner: usize) -> bool {
+    if bracket_depth(b, kinds).is_none() {
+        return false;
+    }
+    let mut stack: Vec<usize> = Vec::new();
+    for &c in b {
+        if let Some(k) = OPENS[..kinds].iter().position(|&o| o == c) {
+            if k == inner && stack.contains(&outer) {
+                return true;
+            }
+            stack.push(k);
+        } else if CLOSES[..kinds].contains(&c) {
+            stack.pop();
+        }
+    }
+    false
+}
+
+/// The number of bracket pairs of a balanced `b`.
+fn pairs(b: &[u8], kinds: usize) -> Option<usize> {
+    bracket_depth(b, kinds)?;
+    Some(b.iter().filter(|c| OPENS[..kinds].contains(c)).count())
+}
+
+fn held_out_brackets_case(rng: &mut Rng, index: usize, scale: Scale) -> Case {
+    let kinds = rng.range(1, 4);
+    let fillers = if rng.chance(250) { 0 } else { rng.range(1, 12) };
+    let size = rng.size(scale.min_bytes, scale.max_bytes).max(8);
+    let keep = [
+        HeldOutKeep::Pairs,
+        HeldOutKeep::Nested,
+        HeldOutKeep::Apart,
+        HeldOutKeep::Inside,
+    ][(index / 2) % 4];
+    let mut input = walk_word(rng, size, kinds, fillers);
+    let cuts = top_level_cuts(&input, kinds);
+    let (test, minimum, what): (Test, usize, String) = match keep {
+        HeldOutKeep::Pairs => {
+            let have = pairs(&input, kinds).expect("balanced").max(1);
+            let want = rng.range(1, have.min(scale.max_depth));
+            if pairs(&input, kinds) == Some(0) {
+                let at = cuts[rng.range(0, cuts.len() - 1)];
+                input.splice(at..at, [OPENS[0], CLOSES[0]]);
+            }
+            (
+                Arc::new(move |b: &[u8]| pairs(b, kinds).is_some_and(|p| p >= want)),
+                2 * want,
+                format!("p{want}"),
+            )
+        }
+        HeldOutKeep::Nested => {
+            let outer = rng.range(0, kinds - 1);
+            let inner = if kinds > 1 {
+                (outer + rng.range(1, kinds - 1)) % kinds
+            } else {
+                outer
+            };
+            let at = cuts[rng.range(0, cuts.len() - 1)];
+            input.splice(
+                at..at,
+                [OPENS[outer], OPENS[inner], CLOSES[inner], CLOSES[outer]],
+            );
+            (
+                Arc::new(move |b: &[u8]| has_nested(b, kinds, outer, inner)),
+                4,
+                format!("n{outer}{inner}"),
+            )
+        }
+        HeldOutKeep::Apart => {
+            let first = rng.range(0, input.len());
+            input.insert(first, MARKER);
+            let second = rng.range(first + 1, input.len());
+            input.insert(second, b'Y');
+            (
+                Arc::new(move |b: &[u8]| {
+                    bracket_depth(b, kinds).is_some()
+                        && b.iter()
+                            .position(|&c| c == MARKER)
+                            .is_some_and(|i| b[i..].contains(&b'Y'))
+                }),
+                2,
+                "xy".into(),
+            )
+        }
+        HeldOutKeep::Inside => {
+            let k = kinds - 1;
+            let at = cuts[rng.range(0, cuts.len() - 1)];
+            input.splice(at..at, [OPENS[k], MARKER, CLOSES[k]]);
+            (
+                Arc::new(move |b: &[u8]| {
+                    bracket_depth(b, kinds).is_some()
+                        && b.iter().position(|&c| c == MARKER).is_some_and(|at| {
+                            let before = &b[..at];
+                            let opened = before.iter().filter(|&&c| c == OPENS[k]).count();
+                            let closed = before.iter().filter(|&&c| c == CLOSES[k]).count();
+                            opened > closed
+                        })
+                }),
+                3,
+                "xin".into(),
+            )
+        }
+    };
+    Case {
+        name: format!("hb{index:03}-k{kinds}f{fillers}-{what}"),
+        family: "brackets-h",
+        input,
+        test,
+        minimum,
+    }
+}
+
+/// The keep-conditions of the held-out counted family, each a small automaton over a random
+/// word: two counts modulo, at least `m` of a letter with an even count of another, a
+/// difference of counts modulo, and the count of a two-letter substring modulo.
+fn held_out_counted_case(rng: &mut Rng, index: usize, scale: Scale) -> Option<Case> {
+    let letters = alphabet(rng, 2, 6);
+    let size = rng.size(scale.min_bytes, scale.max_bytes);
+    let input: Vec<u8> = (0..size)
+        .map(|_| letters[rng.range(0, letters.len() - 1)])
+        .collect();
+    let count = |c: u8| input.iter().filter(|&&x| x == c).count();
+    let (a, b) = (count(b'a'), count(b'b'));
+    let (automaton, what) = match (index / 2) % 4 {
+        0 => {
+            let (k1, k2) = (rng.range(2, 5), rng.range(2, 5));
+            let (r1, r2) = (a % k1, b % k2);
+            let automaton = Automaton::build(
+                (0usize, 0usize),
+                &letters,
+                |&(x, y), c| {
+                    Some(match c {
+                        b'a' => ((x + 1) % k1, y),
+                        b'b' => (x, (y + 1) % k2),
+                        _ => (x, y),
+                    })
+                },
+                move |&(x, y)| x == r1 && y == r2,
+            );
+            (automaton, format!("two{k1}{k2}"))
+        }
+        1 => {
+            let want = rng.range(2, 12).min(a.max(1));
+            let parity = b % 2;
+            let automaton = Automaton::build(
+                (0usize, 0usize),
+                &letters,
+                |&(x, y), c| {
+                    Some(match c {
+                        b'a' => ((x + 1).min(want), y),
+                        b'b' => (x, (y + 1) % 2),
+                        _ => (x, y),
+                    })
+                },
+                move |&(x, y)| x >= want && y == parity,
+            );
+            (automaton, format!("least{want}"))
+        }
+        2 => {
+            let k = rng.range(2, 6);
+            let r = (a + k * size - b) % k;
+            let automaton = Automaton::build(
+                0usize,
+                &letters,
+                |&x, c| {
+                    Some(match c {
+                        b'a' => (x + 1) % k,
+                        b'b' => (x + k - 1) % k,
+                        _ => x,
+                    })
+                },
+                move |&x| x == r,
+            );
+            (automaton, format!("diff{k}"))
+        }
+        _ => {
+            let k = rng.range(2, 4);
+            let r = input.windows(2).filter(|w| w == b"ab").count() % k;
+            let automaton = Automaton::build(
+                (0usize, false),
+                &letters,
+                |&(x, after_a), c| {
+                    Some(match c {
+                        b'a' => (x, true),
+                        b'b' if after_a => ((x + 1) % k, false),
+                        _ => (x, false),
+                    })
+                },
+                move |&(x, _)| x == r,
+            );
+            (automaton, format!("ab{k}"))
+        }
+    };
+    if automaton.run(b"") {
+        // The empty word would do: no reduction to speak of.
+        return None;
+    }
+    let name = format!("hc{index:03}-s{}-{what}", letters.len());
+    regular_case(name, "counted-h", input, automaton)
+}
+
+/// The held-out set: bracket and counted families built apart from [`generate`]'s (another
+/// word process, other keep-conditions), for checking figures on families the pass was not
+/// tuned on; half of each, the same `seed` giving the same cases.
+pub fn generate_held_out(count: usize, seed: u64, scale: Scale) -> Vec<Case> {
+    let mut rng = Rng::new(seed ^ 0x4845_4C44);
+    let mut out = Vec::new();
+    let mut index = 0;
+    while out.len() < count {
+        let case = if index % 2 == 0 {
+            Some(held_out_brackets_case(&mut rng, index, scale))
+        } else {
+            held_out_counted_case(&mut rng, index, scale)
         };
         index += 1;
         if let Some(case) = case {

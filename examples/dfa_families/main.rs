@@ -9,6 +9,7 @@
 //!     cargo run --release --example dfa_families -- --max-tests=20000 br0   (names containing br0)
 //!     cargo run --release --example dfa_families -- --merge=a.csv,b.csv --svg=plot.svg   (no runs)
 //!     cargo run --release --example dfa_families -- --skip=40    (from the 41st case on)
+//!     cargo run --release --example dfa_families -- --set=held-out   (families::generate_held_out)
 //!
 //! Strategies: `dfa-pass` (`--strategy dfa-pass --units bytes`), `ddmin` and `probdd` (one run
 //! of the policy over bytes), `default` (the default schedule), `no-probe` (the default
@@ -33,7 +34,7 @@
 
 mod families;
 
-use families::{Case, Scale, generate};
+use families::{Case, Scale, generate, generate_held_out};
 use myhill::{
     FnOracle, ReduceOptions, Reduction, Strategy,
     passes::{DfaOptions, DfaPass, Pass, Schedule, UnitPass},
@@ -354,7 +355,12 @@ fn main() {
         .map(String::from)
         .collect();
     let skip: usize = flag("skip").map_or(0, |v| v.parse().expect("--skip=N"));
-    let cases: Vec<Case> = generate(count, seed, Scale::FAMILIES)
+    let generated = match flag("set").as_deref() {
+        None | Some("families") => generate(count, seed, Scale::FAMILIES),
+        Some("held-out") => generate_held_out(count, seed, Scale::FAMILIES),
+        Some(other) => panic!("--set={other}: families or held-out"),
+    };
+    let cases: Vec<Case> = generated
         .into_iter()
         .skip(skip)
         .filter(|c| filter.is_empty() || filter.iter().any(|f| c.name.contains(f.as_str())))
