@@ -2,7 +2,8 @@
 //!
 //! Main types: [`Induction`], [`RoundCandidates`], [`Candidate`]. Each round is one of:
 //! 1. the whole-word deletion, once, so that `(0, n)` is a learned fact rather than a guess
-//!    (and likewise a window's whole span before it is first coloured);
+//!    (and likewise a window's whole span before it is first coloured), unless
+//!    [`DfaOptions::whole_word_given`];
 //! 2. the probe: a colouring of the whole word with at most [`DfaOptions::probe_colours`]
 //!    colours (a few), for up to [`DfaOptions::probe_rounds`] rounds on a word, and only
 //!    while it pays: global structure (balance, a period) shows in a coarse colouring of the
