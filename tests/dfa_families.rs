@@ -60,7 +60,10 @@ fn held_out_cases_are_interesting_sized_reproducible_and_their_minima_true() {
     let again = generate_held_out(120, 0x5EED, Scale::FAMILIES);
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     for (a, b) in cases.iter().zip(&again) {
-        assert_eq!((&a.name, &a.input), (&b.name, &b.input));
+        assert_eq!(
+            (&a.name, &a.input, a.minimum),
+            (&b.name, &b.input, b.minimum)
+        );
         assert!((a.test)(&a.input), "{} fails its own test", a.name);
         assert!((100..=5200).contains(&a.input.len()), "{}", a.name);
         assert!(a.minimum >= 1 && a.minimum <= a.input.len(), "{}", a.name);

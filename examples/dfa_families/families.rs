@@ -592,7 +592,8 @@ enum HeldOutKeep {
 }
 
 /// A balanced word over `kinds` pairs by a walk that opens with a probability falling with the
-/// depth (no planted dive), fillers from the first `fillers` letters in runs of 1 to 3.
+/// depth (unlike `bracket_word`, no planted deepest point), fillers from the first `fillers`
+/// letters in runs of 1 to 3.
 fn walk_word(rng: &mut Rng, size: usize, kinds: usize, fillers: usize) -> Vec<u8> {
     let mut out = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
@@ -653,7 +654,7 @@ fn has_nested(b: &[u8], kinds: usize, outer: usize, inner: usize) -> bool {
 }
 
 /// The number of bracket pairs of a balanced `b`.
-fn pairs(b: &[u8], kinds: usize) -> Option<usize> {
+fn bracket_pairs(b: &[u8], kinds: usize) -> Option<usize> {
     bracket_depth(b, kinds)?;
     Some(b.iter().filter(|c| OPENS[..kinds].contains(c)).count())
 }
@@ -672,14 +673,16 @@ fn held_out_brackets_case(rng: &mut Rng, index: usize, scale: Scale) -> Case {
     let cuts = top_level_cuts(&input, kinds);
     let (test, minimum, what): (Test, usize, String) = match keep {
         HeldOutKeep::Pairs => {
-            let have = pairs(&input, kinds).expect("balanced").max(1);
-            let want = rng.range(1, have.min(scale.max_depth));
-            if pairs(&input, kinds) == Some(0) {
+            let have = bracket_pairs(&input, kinds).expect("balanced").max(1);
+            // The scale's depth bounds the pairs asked for as it bounds the other family's
+            // depths: the minimum stays within what the pass can prove.
+            let want = rng.range(1, have.min(scale.max_depth.max(1)));
+            if bracket_pairs(&input, kinds) == Some(0) {
                 let at = cuts[rng.range(0, cuts.len() - 1)];
                 input.splice(at..at, [OPENS[0], CLOSES[0]]);
             }
             (
-                Arc::new(move |b: &[u8]| pairs(b, kinds).is_some_and(|p| p >= want)),
+                Arc::new(move |b: &[u8]| bracket_pairs(b, kinds).is_some_and(|p| p >= want)),
                 2 * want,
                 format!("p{want}"),
             )
@@ -746,9 +749,9 @@ fn held_out_brackets_case(rng: &mut Rng, index: usize, scale: Scale) -> Case {
     }
 }
 
-/// The keep-conditions of the held-out counted family, each a small automaton over a random
-/// word: two counts modulo, at least `m` of a letter with an even count of another, a
-/// difference of counts modulo, and the count of a two-letter substring modulo.
+/// A case of the held-out counted family (`None` when the empty word would do): a small
+/// automaton over a random word, keeping two counts modulo, at least `m` `a`s with the
+/// input's parity of `b`s, a difference of counts modulo, or the count of `ab` modulo.
 fn held_out_counted_case(rng: &mut Rng, index: usize, scale: Scale) -> Option<Case> {
     let letters = alphabet(rng, 2, 6);
     let size = rng.size(scale.min_bytes, scale.max_bytes);
@@ -837,7 +840,8 @@ fn held_out_counted_case(rng: &mut Rng, index: usize, scale: Scale) -> Option<Ca
 
 /// The held-out set: bracket and counted families built apart from [`generate`]'s (another
 /// word process, other keep-conditions), for checking figures on families the pass was not
-/// tuned on; half of each, the same `seed` giving the same cases.
+/// tuned on. Cases alternate, and a counted case the empty word would satisfy is skipped, so
+/// a little over half are brackets; the same `seed` gives the same cases.
 pub fn generate_held_out(count: usize, seed: u64, scale: Scale) -> Vec<Case> {
     let mut rng = Rng::new(seed ^ 0x4845_4C44);
     let mut out = Vec::new();

@@ -1,9 +1,9 @@
 //! The search on one word: colourings in, candidates out, failures learned, until interval-minimal.
 //!
 //! Main types: [`Induction`], [`RoundCandidates`], [`Candidate`]. Each round is one of:
-//! 1. the whole-word deletion, once, so that `(0, n)` is a learned fact rather than a guess
-//!    (and likewise a window's whole span before it is first coloured), unless
-//!    [`DfaOptions::whole_word_given`];
+//! 1. the whole-word deletion, once (unless [`DfaOptions::whole_word_given`]), so that
+//!    `(0, n)` is a learned fact rather than a guess, and likewise a window's whole span
+//!    before it is first coloured;
 //! 2. the probe: a colouring of the whole word with at most [`DfaOptions::probe_colours`]
 //!    colours (a few), for up to [`DfaOptions::probe_rounds`] rounds on a word, and only
 //!    while it pays: global structure (balance, a period) shows in a coarse colouring of the

@@ -664,9 +664,10 @@ fn a_probe_left_off_for_size_probes_the_next_smaller_word() {
 }
 
 /// Two equal units apart can be all that is left to delete: keeping the count of `b` even,
-/// `abab` goes to `aa` only by deleting both `b`s at once, which no interval of this
-/// interval-minimal word does (the pair stage used to skip equal units). Without the solver,
-/// whose shortest paths may find `aa` another way, whatever the solver.
+/// `abab` (what `abcab` is once an interval took its `c`) goes to `aa` only by deleting both
+/// `b`s at once, which no interval does (the pair stage used to skip equal units). The solver
+/// is off, so that no colouring's shortest path reaches `aa` first and the test does not
+/// depend on the solver built.
 #[test]
 fn the_pair_stage_deletes_two_equal_units_apart() {
     let oracle = FnOracle::new(|b: &[u8]| {
