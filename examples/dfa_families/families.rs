@@ -558,17 +558,26 @@ fn automaton_case(rng: &mut Rng, index: usize, scale: Scale) -> Option<Case> {
 /// The fixed set: about `count` cases, a quarter brackets, the rest split between the regular
 /// kinds; the same `seed` gives the same cases.
 pub fn generate(count: usize, seed: u64, scale: Scale) -> Vec<Case> {
-    let mut rng = Rng::new(seed);
+    collect(count, Rng::new(seed), |rng, index, made| match made % 8 {
+        0 | 4 => Some(brackets_case(rng, index, scale)),
+        1 => counted_case(rng, index, scale),
+        2 => periodic_case(rng, index, scale),
+        3 => position_case(rng, index, scale),
+        _ => automaton_case(rng, index, scale),
+    })
+}
+
+/// The first `count` cases `make` gives, called with the generator, the attempt's index and
+/// how many cases it made so far (`None`: no case from that attempt).
+fn collect(
+    count: usize,
+    mut rng: Rng,
+    mut make: impl FnMut(&mut Rng, usize, usize) -> Option<Case>,
+) -> Vec<Case> {
     let mut out = Vec::new();
     let mut index = 0;
     while out.len() < count {
-        let case = match out.len() % 8 {
-            0 | 4 => Some(brackets_case(&mut rng, index, scale)),
-            1 => counted_case(&mut rng, index, scale),
-            2 => periodic_case(&mut rng, index, scale),
-            3 => position_case(&mut rng, index, scale),
-            _ => automaton_case(&mut rng, index, scale),
-        };
+        let case = make(&mut rng, index, out.len());
         index += 1;
         if let Some(case) = case {
             debug_assert!((case.test)(&case.input), "{} fails its own test", case.name);
@@ -843,22 +852,13 @@ fn held_out_counted_case(rng: &mut Rng, index: usize, scale: Scale) -> Option<Ca
 /// tuned on. Cases alternate, and a counted case the empty word would satisfy is skipped, so
 /// a little over half are brackets; the same `seed` gives the same cases.
 pub fn generate_held_out(count: usize, seed: u64, scale: Scale) -> Vec<Case> {
-    let mut rng = Rng::new(seed ^ 0x4845_4C44);
-    let mut out = Vec::new();
-    let mut index = 0;
-    while out.len() < count {
-        let case = if index % 2 == 0 {
-            Some(held_out_brackets_case(&mut rng, index, scale))
+    collect(count, Rng::new(seed ^ 0x4845_4C44), |rng, index, _| {
+        if index % 2 == 0 {
+            Some(held_out_brackets_case(rng, index, scale))
         } else {
-            held_out_counted_case(&mut rng, index, scale)
-        };
-        index += 1;
-        if let Some(case) = case {
-            debug_assert!((case.test)(&case.input), "{} fails its own test", case.name);
-            out.push(case);
+            held_out_counted_case(rng, index, scale)
         }
-    }
-    out
+    })
 }
 
 /// The shortest interesting subsequence by trying them all, shortest first (inputs of at
